@@ -1,0 +1,23 @@
+#!/bin/bash
+# Install the host packages the build and the guest image need, and only
+# those that are missing, so a warm machine pays nothing.
+set -euo pipefail
+
+pkgs=(make gcc clang llvm libelf-dev zlib1g-dev libcap-dev pkg-config
+      qemu-system-x86 busybox-static kmod cpio xz-utils zstd
+      iproute2 iperf3 jq ethtool bash coreutils gnuplot-nox)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -gt 0 ] || exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "host-deps: need root to install: ${missing[*]}" >&2
+	exit 1
+fi
+echo "  APT      ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get -qq update >/dev/null
+apt-get -qq install -y --no-install-recommends "${missing[@]}" >/dev/null
