@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * BIC TCP window arithmetic, kept free of any kernel or BPF access so that
+ * the BPF struct_ops program, the host unit test and the kernel module all
+ * run byte-for-byte the same code.
+ *
+ * The includer must already provide __u32/__s32 (vmlinux.h, <linux/types.h>
+ * or the kernel's linux/types.h); this header includes nothing so that it
+ * cannot drag a second, conflicting set of type definitions into a BPF
+ * object built against vmlinux.h.
+ */
+#ifndef __BIC_MATH_H
+#define __BIC_MATH_H
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+
+#define BICTCP_BETA_SCALE	1024	/* beta is a fraction of this */
+#define BICTCP_B		4	/* binary search goes to (max + min) / B */
+#define ACK_RATIO_SHIFT		4	/* delayed_ack is packets per ACK << 4 */
+
+#define BIC_BETA		819	/* 819 / 1024 ~= 0.8 multiplicative decrease */
+#define BIC_MAX_INCREMENT	16	/* cap on growth per RTT during search */
+#define BIC_LOW_WINDOW		14	/* below this BIC behaves like Reno */
+#define BIC_SMOOTH_PART		20	/* RTTs spent crawling from Wmax - B to Wmax */
+#define BIC_FAST_CONVERGENCE	1
+#define BIC_INITIAL_CNT_MAX	20	/* 5% per RTT until a first loss sets Wmax */
+
+struct bic {
+	__u32 cnt;		/* grow cwnd by one every cnt ACKed packets */
+	__u32 last_max_cwnd;	/* Wmax: cwnd at the last reduction */
+	__u32 last_cwnd;	/* cwnd cnt was last computed for */
+	__u32 last_time;	/* jiffies when cnt was last computed */
+	__u32 epoch_start;	/* jiffies at start of the growth epoch, 0 = none */
+	__u32 delayed_ack;	/* EWMA of packets per ACK << ACK_RATIO_SHIFT */
+};
+
+/* Wrappers around tcp_congestion_ops copy this into icsk_ca_priv. */
+_Static_assert(sizeof(struct bic) == 24, "struct bic layout changed");
+
+/* Named so that it cannot collide with the kernel's type-checking max(). */
+static __always_inline __u32 bic_max_u32(__u32 a, __u32 b)
+{
+	return a > b ? a : b;
+}
+
+static __always_inline void bic_reset(struct bic *ca)
+{
+	ca->cnt = 0;
+	ca->last_max_cwnd = 0;
+	ca->last_cwnd = 0;
+	ca->last_time = 0;
+	ca->epoch_start = 0;
+	/* Assume a delayed-ACK receiver (two packets per ACK) until measured. */
+	ca->delayed_ack = 2 << ACK_RATIO_SHIFT;
+}
+
+/* Below Wmax: close the gap by binary search, but never faster than linear. */
+static __always_inline __u32 bic_search_cnt(__u32 cwnd, __u32 last_max_cwnd)
+{
+	__u32 dist = (last_max_cwnd - cwnd) / BICTCP_B;
+
+	if (dist > BIC_MAX_INCREMENT)
+		return cwnd / BIC_MAX_INCREMENT;
+	if (dist <= 1U)
+		return (cwnd * BIC_SMOOTH_PART) / BICTCP_B;
+	return cwnd / dist;
+}
+
+/* At or above Wmax: creep past the old maximum, then accelerate to linear. */
+static __always_inline __u32 bic_probe_cnt(__u32 cwnd, __u32 last_max_cwnd)
+{
+	if (cwnd < last_max_cwnd + BICTCP_B)
+		return (cwnd * BIC_SMOOTH_PART) / BICTCP_B;
+	if (cwnd < last_max_cwnd + BIC_MAX_INCREMENT * (BICTCP_B - 1))
+		return (cwnd * (BICTCP_B - 1)) / (cwnd - last_max_cwnd);
+	return cwnd / BIC_MAX_INCREMENT;
+}
+
+/*
+ * Recompute ca->cnt for @cwnd at time @now (tcp_jiffies32).  @hz is the
+ * kernel's HZ, passed in because the BPF side only learns it at load time.
+ */
+static __always_inline void bic_update(struct bic *ca, __u32 cwnd, __u32 now, __u32 hz)
+{
+	/*
+	 * cnt only depends on cwnd, so skip the divisions unless cwnd moved or
+	 * cnt is stale.  The signed compare keeps this right across jiffies
+	 * wrap and makes a clock that appears to go backwards count as fresh.
+	 */
+	if (ca->last_cwnd == cwnd && (__s32)(now - ca->last_time) <= (__s32)(hz / 32))
+		return;
+
+	ca->last_cwnd = cwnd;
+	ca->last_time = now;
+
+	if (ca->epoch_start == 0)
+		ca->epoch_start = now;
+
+	/* Reno-compatible: one packet per RTT, and no delayed-ACK correction. */
+	if (cwnd <= BIC_LOW_WINDOW) {
+		ca->cnt = cwnd;
+		return;
+	}
+
+	if (cwnd < ca->last_max_cwnd)
+		ca->cnt = bic_search_cnt(cwnd, ca->last_max_cwnd);
+	else
+		ca->cnt = bic_probe_cnt(cwnd, ca->last_max_cwnd);
+
+	/* No loss seen yet, so Wmax means nothing: don't grow painfully slowly. */
+	if (ca->last_max_cwnd == 0 && ca->cnt > BIC_INITIAL_CNT_MAX)
+		ca->cnt = BIC_INITIAL_CNT_MAX;
+
+	/* cnt counts ACKed packets; convert so each ACK carries its real weight. */
+	ca->cnt = (ca->cnt << ACK_RATIO_SHIFT) / ca->delayed_ack;
+	if (ca->cnt == 0)
+		ca->cnt = 1;
+}
+
+/* Called on a congestion event with the cwnd in force; returns ssthresh. */
+static __always_inline __u32 bic_recalc_ssthresh(struct bic *ca, __u32 cwnd)
+{
+	ca->epoch_start = 0;
+
+	/*
+	 * Losing below the previous Wmax means a competing flow is taking
+	 * bandwidth: remember a lower Wmax so we yield to it sooner.
+	 */
+	if (cwnd < ca->last_max_cwnd && BIC_FAST_CONVERGENCE)
+		ca->last_max_cwnd = (cwnd * (BICTCP_BETA_SCALE + BIC_BETA)) /
+				    (2 * BICTCP_BETA_SCALE);
+	else
+		ca->last_max_cwnd = cwnd;
+
+	if (cwnd <= BIC_LOW_WINDOW)
+		return bic_max_u32(cwnd >> 1U, 2U);
+	return bic_max_u32((cwnd * BIC_BETA) / BICTCP_BETA_SCALE, 2U);
+}
+
+/* Delayed-ACK ratio EWMA: ratio = (15 * ratio + sample) / 16. */
+static __always_inline void bic_acked(struct bic *ca, __u32 pkts_acked)
+{
+	ca->delayed_ack += pkts_acked - (ca->delayed_ack >> ACK_RATIO_SHIFT);
+}
+
+/*
+ * A spurious reduction is undone by going back to Wmax, where the binary
+ * search left off.  This is the behaviour after the 2.6.11.7 stable fix
+ * "[TCP] Fix BIC congestion avoidance algorithm error".
+ */
+static __always_inline __u32 bic_undo_cwnd(const struct bic *ca, __u32 cwnd)
+{
+	return bic_max_u32(cwnd, ca->last_max_cwnd);
+}
+
+/*
+ * Pre-fix 2.6.11 behaviour: the Reno rule of doubling ssthresh, which for
+ * BIC's beta of 0.8 lands well above Wmax, straight into max probing.
+ * Deliberately buggy; kept ONLY to reproduce that bug side by side with
+ * bic_undo_cwnd().  Do not use it for real traffic.
+ */
+static __always_inline __u32 bic_undo_cwnd_2611(__u32 cwnd, __u32 ssthresh)
+{
+	return bic_max_u32(cwnd, ssthresh << 1);
+}
+
+#endif /* __BIC_MATH_H */
