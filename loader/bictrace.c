@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bictrace: stream the per-connection BIC events of every loaded bpf_bic
+ * object (its "events" ring buffer) as CSV, until a deadline or a signal.
+ *
+ * The algorithm is usually registered by bpftool or ccctl, which keep no
+ * file descriptor around to share, so the ring buffers are found by name
+ * among the maps the kernel holds.
+ */
+#include <argp.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/types.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "bic_event.h"
+
+#define MAX_RINGS 16
+
+static struct env {
+	double duration;
+	const char *output;
+} env;
+
+static volatile sig_atomic_t exiting;
+
+static const char *const ev_names[] = {
+	[BIC_EV_CWND] = "cwnd",
+	[BIC_EV_SSTHRESH] = "ssthresh",
+	[BIC_EV_UNDO] = "undo",
+	[BIC_EV_LOSS] = "loss",
+	[BIC_EV_INIT] = "init",
+};
+
+static const struct argp_option opts[] = {
+	{ "duration", 'd', "SEC", 0, "Stop after SEC seconds (default: until signalled)", 0 },
+	{ "output", 'o', "FILE", 0, "Write CSV to FILE instead of stdout", 0 },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	char *end;
+
+	switch (key) {
+	case 'd':
+		env.duration = strtod(arg, &end);
+		if (*end || env.duration <= 0)
+			argp_error(state, "invalid duration '%s'", arg);
+		break;
+	case 'o':
+		env.output = arg;
+		break;
+	case ARGP_KEY_ARG:
+		argp_usage(state);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	.options = opts,
+	.parser = parse_arg,
+	.doc = "Stream BIC congestion-control events of loaded bpf_bic objects as CSV.",
+};
+
+static void sig_handler(int sig)
+{
+	exiting = 1;
+}
+
+/* libbpf's own messages would bury the one line that says what went wrong. */
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	return 0;
+}
+
+static int handle_event(void *ctx, void *data, size_t len)
+{
+	const struct bic_event *e = data;
+	FILE *out = ctx;
+	char src[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN];
+	const char *type = "?";
+
+	if (len < sizeof(*e))
+		return 0;
+	if (e->type < sizeof(ev_names) / sizeof(ev_names[0]) && ev_names[e->type])
+		type = ev_names[e->type];
+	inet_ntop(AF_INET, &e->saddr, src, sizeof(src));
+	inet_ntop(AF_INET, &e->daddr, dst, sizeof(dst));
+	fprintf(out, "%llu,%s,%u,%s,%u,%s,%u,%u,%u,%u,%u\n",
+		(unsigned long long)e->ts_ns, src, e->sport, dst, e->dport, type,
+		e->cwnd, e->ssthresh, e->last_max_cwnd, e->cnt, e->ret);
+	return 0;
+}
+
+/* Add every ring buffer map called "events" to @rb; returns how many. */
+static int attach_rings(struct ring_buffer **rb, FILE *out)
+{
+	struct bpf_map_info info;
+	__u32 len, id = 0;
+	int fd, n = 0;
+
+	while (n < MAX_RINGS && !bpf_map_get_next_id(id, &id)) {
+		fd = bpf_map_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_map_get_info_by_fd(fd, &info, &len) ||
+		    info.type != BPF_MAP_TYPE_RINGBUF || strcmp(info.name, "events")) {
+			close(fd);
+			continue;
+		}
+		if (!*rb)
+			*rb = ring_buffer__new(fd, handle_event, out, NULL);
+		else if (ring_buffer__add(*rb, fd, handle_event, out))
+			return -errno;
+		if (!*rb)
+			return -errno;
+		n++;
+	}
+	return n;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	struct ring_buffer *rb = NULL;
+	FILE *out = stdout;
+	double deadline;
+	int err;
+
+	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	if (err)
+		return 1;
+	libbpf_set_print(quiet_print);
+
+	if (env.output && !(out = fopen(env.output, "w"))) {
+		fprintf(stderr, "bictrace: cannot write %s: %s\n", env.output, strerror(errno));
+		return 1;
+	}
+	setvbuf(out, NULL, _IOLBF, 0);
+
+	err = attach_rings(&rb, out);
+	if (err <= 0) {
+		fprintf(stderr, "bictrace: %s\n", err ? strerror(-err) :
+			"no loaded bpf_bic object (no \"events\" ring buffer)");
+		return 1;
+	}
+
+	signal(SIGINT, sig_handler);
+	signal(SIGTERM, sig_handler);
+	fprintf(out, "ts_ns,saddr,sport,daddr,dport,event,cwnd,ssthresh,last_max_cwnd,cnt,ret\n");
+
+	deadline = env.duration ? now() + env.duration : 0;
+	while (!exiting && (!deadline || now() < deadline)) {
+		err = ring_buffer__poll(rb, 100);
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "bictrace: polling ring buffer: %s\n", strerror(-err));
+			break;
+		}
+	}
+	/* Whatever is already queued belongs to the traced interval. */
+	ring_buffer__consume(rb);
+	ring_buffer__free(rb);
+	if (out != stdout)
+		fclose(out);
+	return err < 0 && err != -EINTR ? 1 : 0;
+}

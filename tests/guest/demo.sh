@@ -1,0 +1,41 @@
+#!/bin/bash
+# make demo: register bpf_bic the way a user would, run one flow over the
+# 1 Mbit / 100 ms path, and summarise what the algorithm did.  The trace and
+# iperf3's report come back to the host in build/demo/.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+: > "$RESULTS"
+modules_up
+echo "# bpftool struct_ops register bic.bpf.o /sys/fs/bpf/demo"
+check "bpf_bic registered" ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/demo
+echo "# available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
+
+net_up 1mbit 50 30
+echo "# iperf3 -C bpf_bic for 20 s over netem 1 Mbit/s, 100 ms RTT, 30-packet queue"
+check "flow ran" flow_run bpf_bic 20 demo
+check "kernel ran the flow on bpf_bic" grep -q 'bpf_bic.*cwnd:' /out/demo.ss
+
+port=$(data_port /out/demo.csv)
+awk -F, -v p="$port" '$3 == p' /out/demo.csv > /tmp/demo.flow
+bps=$(jq '.end.sum_received.bits_per_second | floor' /out/demo.json)
+check_cmp "goodput at least 80% of the link" "$bps" -ge 800000
+
+echo "# --- what bpf_bic did on the data connection (port $port)"
+awk -F, '
+	NR == 1 { t0 = $1 }
+	{ t = ($1 - t0) / 1e9 }
+	$6 == "cwnd" { if ($7 > max) max = $7; n++ }
+	$6 == "ssthresh" { printf "#  %6.2fs loss at cwnd %3d -> ssthresh %3d, Wmax %3d\n", t, $7, $11, $9 }
+	$6 == "undo" { printf "#  %6.2fs undo: cwnd %3d -> %3d (Wmax %3d)\n", t, $7, $11, $9 }
+	$6 == "loss" { printf "#  %6.2fs RTO: state reset\n", t }
+	END { printf "#  %d cwnd changes, peak cwnd %d packets\n", n, max }' /tmp/demo.flow
+echo "#  goodput $((bps / 1000)) kbit/s"
+echo "# trace: build/demo/demo.csv  (make plots draws it)"
+
+net_down
+rm -rf /sys/fs/bpf/demo
+passed=$(grep -c '^pass$' "$RESULTS")
+failed=$(grep -c '^fail$' "$RESULTS")
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

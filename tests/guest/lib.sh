@@ -1,0 +1,151 @@
+# shellcheck shell=bash
+# Helpers shared by the guest tests: TAP-like results, the two-namespace
+# test network, and readers for the algorithm's state.
+
+BIC_DIR=${BIC_DIR:-/opt/bic}
+RESULTS=${RESULTS:-/tmp/bic-results}
+SND=bic-snd RCV=bic-rcv
+SND_ADDR=198.18.0.1 RCV_ADDR=198.18.0.2	# RFC 2544 benchmarking range
+
+ok() { echo "ok - $*"; echo pass >> "$RESULTS"; }
+not_ok() { echo "not ok - $*"; echo fail >> "$RESULTS"; }
+
+# check DESCRIPTION COMMAND...: one result from a command's status.
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# check_cmp DESCRIPTION A OP B: integer comparison, values shown either way.
+check_cmp() {
+	local desc=$1 a=$2 op=$3 b=$4
+	if [ -n "$a" ] && [ -n "$b" ] && test "$a" "$op" "$b"; then
+		ok "$desc ($a $op $b)"
+	else
+		not_ok "$desc (got '$a' $op '$b')"
+	fi
+}
+
+info() { echo "# $*"; }
+
+in_snd() { ip netns exec "$SND" "$@"; }
+in_rcv() { ip netns exec "$RCV" "$@"; }
+
+# net_up RATE DELAY_MS_EACH_WAY QUEUE_PKTS [EXTRA NETEM ARGS for the data path]
+# Sender and receiver namespaces over one veth pair.  Offloads are off so
+# netem sees (and drops, reorders, delays) single MSS-sized packets.
+net_up() (
+	set -e
+	local rate=$1 delay=$2 limit=$3
+	shift 3
+	net_down
+	ip netns add "$SND"
+	ip netns add "$RCV"
+	ip link add veth-s netns "$SND" type veth peer veth-r netns "$RCV"
+	in_snd ip addr add "$SND_ADDR/24" dev veth-s
+	in_rcv ip addr add "$RCV_ADDR/24" dev veth-r
+	for end in "$SND veth-s" "$RCV veth-r"; do
+		set -- "${end% *}" "${end#* }" "$@"
+		ip -n "$1" link set lo up
+		ip netns exec "$1" ethtool -K "$2" tso off gso off gro off >/dev/null
+		ip -n "$1" link set "$2" up
+		shift 2
+	done
+	in_snd tc qdisc add dev veth-s root netem delay "${delay}ms" rate "$rate" limit "$limit" "$@"
+	in_rcv tc qdisc add dev veth-r root netem delay "${delay}ms"
+)
+
+net_down() {
+	ip netns del "$SND" 2>/dev/null || true
+	ip netns del "$RCV" 2>/dev/null || true
+}
+
+modules_up() {
+	local m
+	for m in veth sch_netem tcp_diag; do
+		modprobe "$m" || return 1
+	done
+}
+
+# Register an object's struct_ops with bpftool, links pinned under $2.
+ca_register() {
+	mkdir -p "$2"
+	bpftool struct_ops register "$1" "$2" >/dev/null
+}
+
+ca_available() {
+	grep -qw "$1" /proc/sys/net/ipv4/tcp_available_congestion_control
+}
+
+# Name of the .bss map of the loaded object $1 (bpftool prints it per map).
+bss_map_id() {
+	bpftool -j map show | jq -r --arg n "$1" \
+		'[.[] | select(.name == ($n + ".bss"))] | last | .id // empty'
+}
+
+# bic_stat FIELD [OBJNAME]: one counter or field of the global bic_stats.
+bic_stat() {
+	local id
+	id=$(bss_map_id "${2:-bic}") || return 1
+	[ -n "$id" ] || return 1
+	bpftool -j map dump id "$id" |
+		jq -r --arg f "$1" '.[0].formatted.value[".bss"][] | select(.bic_stats) |
+			.bic_stats | getpath($f | split("."))'
+}
+
+dmesg_clean() {
+	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace' >&2
+}
+
+# wait_for SECONDS COMMAND...: poll until the command succeeds.
+wait_for() {
+	local end=$(( $(date +%s) + $1 ))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -lt "$end" ] || return 1
+		sleep 0.2
+	done
+}
+
+# flow_run CA SECONDS TAG: one iperf3 flow snd -> rcv with congestion control
+# CA, traced by bictrace into /out/TAG.csv, sampled with ss into /out/TAG.ss.
+# Leaves iperf3's JSON in /out/TAG.json; returns iperf3's status.
+flow_run() {
+	local ca=$1 secs=$2 tag=$3 tracer rc=0 i
+	in_rcv iperf3 -s -1 -D -p 5201
+	bictrace -o "/out/$tag.csv" &
+	tracer=$!
+	wait_for 5 in_snd ss -ltn >/dev/null	# let the server and the tracer settle
+	sleep 1
+	in_snd iperf3 -c "$RCV_ADDR" -p 5201 -C "$ca" -t "$secs" -J > "/out/$tag.json" &
+	local client=$!
+	for ((i = 0; i < secs * 4; i++)); do
+		echo "t=$i" >> "/out/$tag.ss"
+		in_snd ss -tinH dst "$RCV_ADDR" >> "/out/$tag.ss" 2>/dev/null
+		sleep 0.25
+	done
+	wait "$client" || rc=$?
+	kill -INT "$tracer"
+	wait "$tracer" || true
+	return "$rc"
+}
+
+# data_port CSV: source port of the busiest flow in a trace (the iperf3 data
+# connection, not its control connection).
+data_port() {
+	awk -F, 'NR > 1 { n[$3]++ } END { for (p in n) if (n[p] > best) { best = n[p]; port = p } print port }' "$1"
+}
+
+# no_output COMMAND...: true when the command prints nothing.
+no_output() {
+	[ -z "$("$@")" ]
+}
+
+# nstat_sum FILE COUNTER...: sum of nstat counters (absent ones count 0).
+nstat_sum() {
+	local f=$1
+	shift
+	awk -v names="$*" 'BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+		want[$1] { s += $2 } END { print s + 0 }' "$f"
+}
