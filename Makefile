@@ -144,8 +144,11 @@ vm-test: $(INITRD)
 	$(call msg,VM,$(GUEST_CMD))
 	$(Q)$(RUN_VM) -- $(GUEST_CMD)
 
+# The runner's own test boots small guests of its own to check that status,
+# panics and hangs come back as they should.
 test: $(UNIT_TESTS) $(INITRD)
-	$(Q)./tests/run.sh $(UNIT_TESTS) -- $(RUN_VM) -- $(GUEST_CMD)
+	$(Q)KERNEL=$(VMLINUZ) INITRD=$(INITRD) ACCEL_CACHE=$(BUILD)/accel \
+		./tests/run.sh $(UNIT_TESTS) tests/runner/test_run_vm.sh -- $(RUN_VM) -- $(GUEST_CMD)
 
 demo: VM_OUT := $(BUILD)/demo
 demo: VM_LOG := $(BUILD)/demo.log

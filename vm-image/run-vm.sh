@@ -36,13 +36,22 @@ trap 'rm -rf "$tmp"' EXIT
 
 # $1: accel, $2: timeout, $3: console log, rest: guest command
 boot() {
-	local accel=$1 secs=$2 console=$3 cpu=${QEMU_CPU:-max,-cx16}
+	local accel=$1 secs=$2 console=$3 cpu=${QEMU_CPU:-max,-cx16} a cmdline=""
 	shift 3
+	# The kernel hands everything after "--" to init, split at blanks
+	# unless double-quoted.
+	for a in "$@"; do
+		case $a in
+		*\"*) die "guest arguments cannot contain double quotes: $a" ;;
+		*[[:space:]]*) cmdline+=" \"$a\"" ;;
+		*) cmdline+=" $a" ;;
+		esac
+	done
 	[ "$accel" = kvm ] && cpu=host
 	timeout --foreground -k 5 "$secs" qemu-system-x86_64 \
 		-accel "$accel" -cpu "$cpu" -smp 1 -m 1024 \
 		-kernel "$KERNEL" -initrd "$INITRD" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 -- $*" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 --$cmdline" \
 		-display none -no-reboot -nic none -monitor none \
 		-serial "file:$console" -serial "file:$tmp/data" </dev/null >/dev/null 2>"$tmp/qemu.err"
 }

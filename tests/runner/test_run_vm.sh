@@ -1,0 +1,38 @@
+#!/bin/bash
+# The runner's contract: the guest command's status comes back as the exit
+# status, and a guest that panics or hangs fails within --timeout.
+#
+# usage: test_run_vm.sh   (KERNEL, INITRD, ACCEL_CACHE from the environment)
+set -uo pipefail
+
+run_vm="$(dirname "$0")/../../vm-image/run-vm.sh"
+passed=0 failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# expect DESCRIPTION STATUS PATTERN RUN-VM-ARGS...: status and a line of output.
+expect() {
+	local desc=$1 want=$2 pattern=$3 rc=0
+	shift 3
+	"$run_vm" "$@" > "$log" 2>&1 || rc=$?
+	if [ "$rc" -eq "$want" ] && grep -qE "$pattern" "$log"; then
+		echo "ok - $desc"
+		passed=$((passed + 1))
+	else
+		echo "not ok - $desc (status $rc, want $want; last lines:)"
+		tail -n 5 "$log" | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+}
+
+expect "a passing guest command returns 0" 0 'BIC-GUEST-EXIT=0' --timeout 120 -- true
+expect "a failing guest command's status comes back" 3 'BIC-GUEST-EXIT=3' \
+	--timeout 120 -- sh -c 'exit 3'
+expect "a guest kernel panic is a failure" 1 'guest kernel panicked' \
+	--timeout 120 -- sh -c 'echo c > /proc/sysrq-trigger'
+expect "a hung guest is stopped at --timeout" 1 'timed out after 20s' \
+	--timeout 20 -- sleep 1000
+expect "an unknown runner option is refused" 1 "unknown option '--bogus'" --bogus -- true
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
