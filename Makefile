@@ -42,7 +42,7 @@ BPF_OBJS	:= $(BUILD)/bpf/bic.bpf.o $(BUILD)/bpf/bic_2611.bpf.o
 SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/migrate.skel.h
 UNIT_TESTS	:= $(BUILD)/tests/test_bic_math
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
-GUEST_BINS	:= $(BUILD)/loader/bictrace
+GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl
 
 .PHONY: all deps demo test unit-test vm-test initramfs clean distclean
 .DELETE_ON_ERROR:
@@ -92,6 +92,10 @@ $(BUILD)/bpf/bic_2611.bpf.o: bpf/bic.bpf.c $(BPF_DEPS)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -DBIC_LEGACY_UNDO=1 \
 		-DBIC_CA_NAME='"bpf_bic_2611"' -c $< -o $@
 
+$(BUILD)/bpf/migrate.bpf.o: bpf/migrate.bpf.c $(BPF_DEPS)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
 # bpftool 7.5 emits a skeleton for libbpf 1.5, which also records the
 # struct_ops link per map; libbpf 1.4 has no such field and the loader
 # attaches struct_ops itself, so that one line is dropped.
@@ -106,6 +110,9 @@ LOADER_LIBS := $(LIBBPF_A) -lelf -lz
 $(BUILD)/loader/%: loader/%.c $(LIBBPF_A) bpf/bic_event.h
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CFLAGS) $< $(LOADER_LIBS) -o $@
+
+# ccctl embeds its BPF objects as skeletons.
+$(BUILD)/loader/ccctl: $(SKELS)
 
 # --- host unit tests -----------------------------------------------------
 $(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c bpf/bic_math.h | $(STAMP_DEPS)

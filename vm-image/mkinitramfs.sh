@@ -14,7 +14,7 @@ die() { echo "mkinitramfs: $*" >&2; exit 1; }
 out=$(realpath -m "$1") kroot=$(realpath "$2") kver=$3 bpftool=$(realpath "$4") extra=$5
 here=$(dirname "$(realpath "$0")")
 
-tools=(bash ip tc ss nstat iperf3 jq ethtool kmod stty)
+tools=(bash ip tc ss nstat iperf3 jq ethtool kmod stty setpriv)
 modules=(veth sch_netem tcp_bic tcp_diag inet_diag)
 
 root="${out%.cpio.gz}.root"

@@ -1,0 +1,997 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ccctl: register BIC as a TCP congestion control, swap the implementation
+ * behind a registered name, and move live connections between algorithms.
+ *
+ * A registration is a struct_ops link pinned at /sys/fs/bpf/ccctl/NAME/link:
+ * the pin keeps the algorithm alive after ccctl exits, and it is how later
+ * runs find it again.  Every command either completes or leaves the kernel
+ * as it found it, and reports what went wrong in one line.
+ */
+#define _GNU_SOURCE
+#include <argp.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <linux/magic.h>
+#include <linux/types.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "bic_event.h"
+#include "bic.skel.h"
+#include "bic_2611.skel.h"
+#include "migrate.skel.h"
+
+#define BPF_FS		"/sys/fs/bpf"
+#define PIN_ROOT	BPF_FS "/ccctl"
+#define VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
+#define CA_AVAILABLE	"/proc/sys/net/ipv4/tcp_available_congestion_control"
+#define CA_DEFAULT	"/proc/sys/net/ipv4/tcp_congestion_control"
+#define CA_NAME_MAX	16	/* TCP_CA_NAME_MAX, NUL included */
+
+enum {
+	OPT_VARIANT	= 1 << 0,
+	OPT_NAME	= 1 << 1,
+	OPT_OBJECT	= 1 << 2,
+	OPT_JSON	= 1 << 3,
+};
+
+enum {
+	NEED_BTF	= 1 << 0,	/* loads BPF that is checked against vmlinux BTF */
+	NEED_BPFFS	= 1 << 1,	/* reads or writes pins */
+};
+
+/* Long-only options get keys outside the character range. */
+enum { KEY_VARIANT = 0x100, KEY_NAME, KEY_OBJECT };
+
+static struct env {
+	const char *variant;
+	const char *name;
+	const char *object;
+	bool json;
+	bool verbose;
+	unsigned int opts;	/* OPT_* given on the command line */
+	const char *args[3];	/* COMMAND and its operands */
+	int nargs;		/* all positional arguments, even those not kept */
+} env;
+
+static const struct argp_option opts[] = {
+	{ "variant", KEY_VARIANT, "fixed|2611", 0,
+	  "BIC implementation to load (default: fixed)", 0 },
+	{ "name", KEY_NAME, "NAME", 0, "Load the algorithm under NAME instead of its own", 0 },
+	{ "object", KEY_OBJECT, "FILE", 0, "Load tcp_congestion_ops from a BPF object FILE", 0 },
+	{ "json", 'j', NULL, 0, "list/status: print JSON", 0 },
+	{ "verbose", 'v', NULL, 0, "Let libbpf print its log", 0 },
+	{},
+};
+
+static const char doc[] =
+	"Manage BIC TCP congestion control as BPF struct_ops.\v"
+	"Commands:\n"
+	"  register [--variant V] [--name NAME] [--object FILE]\n"
+	"                       load, register and pin under " PIN_ROOT "\n"
+	"  unregister NAME      unregister; connections using NAME keep running\n"
+	"  list, status [NAME]  registered algorithms and the sockets using them\n"
+	"  set-default NAME     default algorithm of this network namespace\n"
+	"  swap NAME [--variant V] [--name NAME] [--object FILE]\n"
+	"                       replace the implementation behind NAME; running\n"
+	"                       connections keep the one they have\n"
+	"  migrate FROM TO      switch connections (in every network namespace)\n"
+	"                       from algorithm FROM to algorithm TO\n";
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case ARGP_KEY_INIT:
+		/*
+		 * getopt has printed the one line that matters about a bad
+		 * option; argp's "Try --help" line would be a second.
+		 */
+		state->err_stream = NULL;
+		break;
+	case KEY_VARIANT:
+		env.variant = arg;
+		env.opts |= OPT_VARIANT;
+		break;
+	case KEY_NAME:
+		env.name = arg;
+		env.opts |= OPT_NAME;
+		break;
+	case KEY_OBJECT:
+		env.object = arg;
+		env.opts |= OPT_OBJECT;
+		break;
+	case 'j':
+		env.json = true;
+		env.opts |= OPT_JSON;
+		break;
+	case 'v':
+		env.verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (env.nargs < (int)(sizeof(env.args) / sizeof(env.args[0])))
+			env.args[env.nargs] = arg;
+		env.nargs++;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	.options = opts,
+	.parser = parse_arg,
+	.args_doc = "COMMAND [ARG...]",
+	.doc = doc,
+};
+
+/* libbpf's own messages would bury the one line that says what went wrong. */
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	return 0;
+}
+
+static int verbose_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	return vfprintf(stderr, fmt, args);
+}
+
+/* Print "ccctl: MESSAGE[: ERROR]" and return a negative error for the caller to pass up. */
+static int fail(int err, const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+
+	fputs("ccctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (err) {
+		libbpf_strerror(err, buf, sizeof(buf));
+		fprintf(stderr, ": %s", buf);
+	}
+	fputc('\n', stderr);
+	return err ? -abs(err) : -EINVAL;
+}
+
+/* --- the system ccctl runs on --------------------------------------------- */
+
+/* Effective capabilities are what the kernel checks; a uid of 0 says little. */
+static bool has_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[CAP_TO_INDEX(cap)].effective & CAP_TO_MASK(cap);
+}
+
+static int check_system(unsigned int needs)
+{
+	struct statfs fs;
+
+	if (!has_cap(CAP_SYS_ADMIN) || !has_cap(CAP_NET_ADMIN))
+		return fail(0, "must run as root (needs CAP_SYS_ADMIN and CAP_NET_ADMIN)");
+	/* libbpf would fall back to files in /boot that describe no running kernel. */
+	if ((needs & NEED_BTF) && access(VMLINUX_BTF, R_OK))
+		return fail(0, "kernel has no BTF (no %s): struct_ops needs CONFIG_DEBUG_INFO_BTF",
+			    VMLINUX_BTF);
+	if ((needs & NEED_BPFFS) && (statfs(BPF_FS, &fs) || fs.f_type != BPF_FS_MAGIC))
+		return fail(0, "no BPF filesystem at %s (mount -t bpf bpf %s)", BPF_FS, BPF_FS);
+	return 0;
+}
+
+/* The name becomes a directory under PIN_ROOT, so it must stay inside it. */
+static bool valid_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len && len < CA_NAME_MAX && !strchr(name, '/') && name[0] != '.';
+}
+
+static bool ca_available(const char *name)
+{
+	char line[4096], *tok, *save;
+	bool found = false;
+	FILE *f;
+
+	f = fopen(CA_AVAILABLE, "r");
+	if (!f)
+		return false;
+	if (fgets(line, sizeof(line), f)) {
+		for (tok = strtok_r(line, " \n", &save); tok && !found;
+		     tok = strtok_r(NULL, " \n", &save))
+			found = !strcmp(tok, name);
+	}
+	fclose(f);
+	return found;
+}
+
+static bool ca_is_default(const char *name)
+{
+	char cur[CA_NAME_MAX + 1] = "";
+	FILE *f;
+
+	f = fopen(CA_DEFAULT, "r");
+	if (!f)
+		return false;
+	if (fgets(cur, sizeof(cur), f))
+		cur[strcspn(cur, "\n")] = '\0';
+	fclose(f);
+	return !strcmp(cur, name);
+}
+
+/* Where the link of algorithm NAME is pinned; names are short, so are these. */
+struct pin {
+	char dir[64];
+	char link[64];
+};
+
+static void pin_paths(const char *name, struct pin *p)
+{
+	snprintf(p->dir, sizeof(p->dir), PIN_ROOT "/%.15s", name);
+	snprintf(p->link, sizeof(p->link), PIN_ROOT "/%.15s/link", name);
+}
+
+static int map_id(int fd, __u32 *id)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	int err;
+
+	err = bpf_map_get_info_by_fd(fd, &info, &len);
+	if (err)
+		return err;
+	*id = info.id;
+	return 0;
+}
+
+/*
+ * The build host's <linux/bpf.h> predates struct_ops link info (6.4); the
+ * kernel reports the map as the first word of bpf_link_info's union.
+ */
+static int link_ids(int fd, __u32 *link_id, __u32 *map_id)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	int err;
+
+	err = bpf_link_get_info_by_fd(fd, &info, &len);
+	if (err)
+		return err;
+	if (info.type != BPF_LINK_TYPE_STRUCT_OPS)
+		return -EINVAL;
+	*link_id = info.id;
+	memcpy(map_id, &info.raw_tracepoint, sizeof(*map_id));
+	return 0;
+}
+
+static int open_registered(const char *name, struct bpf_link **link)
+{
+	struct pin pin;
+
+	pin_paths(name, &pin);
+	*link = bpf_link__open(pin.link);
+	if (*link)
+		return 0;
+	if (errno == ENOENT)
+		return fail(0, "%s is not registered by ccctl (no %s)", name, pin.link);
+	return fail(-errno, "cannot open %s", pin.link);
+}
+
+/* --- one loadable tcp_congestion_ops -------------------------------------- */
+
+struct ca_obj {
+	struct bic *fixed;
+	struct bic_2611 *legacy;
+	struct bpf_object *file;
+	struct bpf_object *obj;	/* whichever of the three is open */
+	struct bpf_map *ops;	/* its tcp_congestion_ops */
+	char *name;		/* .name in the value ops is created with */
+	char what[PATH_MAX + 16];
+};
+
+/*
+ * The skeleton's shadow of tcp_congestion_ops is the value the map will be
+ * created with, but bpftool types the name array as opaque padding
+ * (__unsupported_N), so the member is looked up in the object's BTF.
+ */
+static char *ops_name(struct bpf_object *obj, struct bpf_map *ops, void *shadow)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	const struct btf_type *t;
+	const struct btf_member *m;
+	int i;
+
+	t = btf__type_by_id(btf, bpf_map__btf_value_type_id(ops));
+	if (!t || !btf_is_struct(t) || strcmp(btf__name_by_offset(btf, t->name_off),
+					      "tcp_congestion_ops"))
+		return NULL;
+	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++) {
+		if (strcmp(btf__name_by_offset(btf, m->name_off), "name"))
+			continue;
+		if (btf__resolve_size(btf, m->type) != CA_NAME_MAX)
+			return NULL;
+		return (char *)shadow + m->offset / 8;
+	}
+	return NULL;
+}
+
+static int ca_open_file(struct ca_obj *ca)
+{
+	struct bpf_map *map;
+
+	ca->file = bpf_object__open_file(env.object, NULL);
+	if (!ca->file) {
+		if (errno == ENOENT || errno == EACCES)
+			return fail(-errno, "cannot open %s", env.object);
+		return fail(-errno, "%s is not a usable BPF object", env.object);
+	}
+	ca->obj = ca->file;
+	bpf_object__for_each_map(map, ca->obj) {
+		if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS)
+			continue;
+		ca->ops = map;
+		ca->name = ops_name(ca->obj, map, bpf_map__initial_value(map, NULL));
+		if (ca->name)
+			return 0;
+	}
+	return fail(0, "%s holds no tcp_congestion_ops", env.object);
+}
+
+static int ca_open(struct ca_obj *ca)
+{
+	const char *variant = env.variant ?: "fixed";
+	int err;
+
+	if (env.object) {
+		snprintf(ca->what, sizeof(ca->what), "%s", env.object);
+		err = ca_open_file(ca);
+		if (err)
+			return err;
+	} else {
+		snprintf(ca->what, sizeof(ca->what), "variant %s", variant);
+		if (!strcmp(variant, "2611")) {
+			ca->legacy = bic_2611__open();
+			if (ca->legacy) {
+				ca->obj = ca->legacy->obj;
+				ca->ops = ca->legacy->maps.bic_ops;
+				ca->name = ops_name(ca->obj, ca->ops,
+						    ca->legacy->struct_ops.bic_ops);
+			}
+		} else {
+			ca->fixed = bic__open();
+			if (ca->fixed) {
+				ca->obj = ca->fixed->obj;
+				ca->ops = ca->fixed->maps.bic_ops;
+				ca->name = ops_name(ca->obj, ca->ops,
+						    ca->fixed->struct_ops.bic_ops);
+			}
+		}
+		if (!ca->obj)
+			return fail(-errno, "cannot open the embedded %s", ca->what);
+		if (!ca->name)
+			return fail(0, "the embedded %s has no tcp_congestion_ops name", ca->what);
+	}
+
+	if (env.name) {
+		memset(ca->name, 0, CA_NAME_MAX);
+		memcpy(ca->name, env.name, strlen(env.name));
+	}
+	return 0;
+}
+
+static int ca_load(struct ca_obj *ca)
+{
+	int err;
+
+	if (ca->fixed)
+		err = bic__load(ca->fixed);
+	else if (ca->legacy)
+		err = bic_2611__load(ca->legacy);
+	else
+		err = bpf_object__load(ca->file);
+	if (err)
+		return fail(err, "cannot load %s (%s)", ca->name, ca->what);
+	return 0;
+}
+
+static void ca_close(struct ca_obj *ca)
+{
+	bic__destroy(ca->fixed);
+	bic_2611__destroy(ca->legacy);
+	bpf_object__close(ca->file);
+}
+
+/* --- TCP iterators, in every network namespace ----------------------------- */
+
+struct netns_walk {
+	int (*fn)(void *ctx);
+	void *ctx;
+	int self;		/* our own namespace, to come back to */
+	ino_t *seen;
+	int nr_seen;
+};
+
+static int visit_netns(struct netns_walk *w, const char *path)
+{
+	struct stat st;
+	ino_t *seen;
+	int fd, err, i;
+
+	/* A process may exit between readdir() and here; its namespace with it. */
+	if (stat(path, &st))
+		return 0;
+	for (i = 0; i < w->nr_seen; i++)
+		if (w->seen[i] == st.st_ino)
+			return 0;
+	seen = realloc(w->seen, (w->nr_seen + 1) * sizeof(*seen));
+	if (!seen)
+		return fail(-ENOMEM, "cannot walk network namespaces");
+	w->seen = seen;
+	w->seen[w->nr_seen++] = st.st_ino;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	err = setns(fd, CLONE_NEWNET);
+	close(fd);
+	if (err)
+		return fail(-errno, "cannot enter network namespace %s", path);
+
+	err = w->fn(w->ctx);
+	if (setns(w->self, CLONE_NEWNET))
+		err = fail(-errno, "cannot return to ccctl's network namespace");
+	return err;
+}
+
+static int visit_dir(struct netns_walk *w, const char *dir, const char *fmt)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	int err = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!err && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (!strcmp(dir, "/proc") && !strchr("0123456789", de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), fmt, dir, de->d_name);
+		err = visit_netns(w, path);
+	}
+	closedir(d);
+	return err;
+}
+
+/*
+ * A TCP iterator sees the sockets of one network namespace, the one it was
+ * created in, while an algorithm serves them all: run fn in every namespace
+ * a process or an "ip netns" bind mount keeps alive.
+ */
+static int for_each_netns(int (*fn)(void *ctx), void *ctx)
+{
+	struct netns_walk w = { .fn = fn, .ctx = ctx };
+	int err;
+
+	w.self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (w.self < 0)
+		return fail(-errno, "cannot open /proc/self/ns/net");
+
+	err = visit_netns(&w, "/proc/self/ns/net");
+	if (!err)
+		err = visit_dir(&w, "/proc", "%s/%s/ns/net");
+	if (!err)
+		err = visit_dir(&w, "/run/netns", "%s/%s");
+
+	free(w.seen);
+	close(w.self);
+	return err;
+}
+
+struct iter_run {
+	struct bpf_link *link;
+	void (*record)(const char *ca, void *ctx);	/* per dump_ca record */
+	void *ctx;
+};
+
+static int run_iter(void *ctx)
+{
+	struct iter_run *run = ctx;
+	char buf[64 * CA_NAME_MAX];
+	size_t have = 0, off;
+	int fd, err = 0;
+	ssize_t n;
+
+	fd = bpf_iter_create(bpf_link__fd(run->link));
+	if (fd < 0)
+		return fail(fd, "cannot start a TCP iterator");
+
+	/* Records are fixed size, but a read may still end inside one. */
+	while ((n = read(fd, buf + have, sizeof(buf) - have)) > 0) {
+		have += n;
+		for (off = 0; off + CA_NAME_MAX <= have; off += CA_NAME_MAX) {
+			buf[off + CA_NAME_MAX - 1] = '\0';
+			if (run->record)
+				run->record(buf + off, run->ctx);
+		}
+		have -= off;
+		memmove(buf, buf + off, have);
+	}
+	if (n < 0)
+		err = fail(-errno, "TCP iterator failed");
+	close(fd);
+	return err;
+}
+
+/* --- commands ---------------------------------------------------------------- */
+
+static int pin_link(struct bpf_link *link, const char *name)
+{
+	struct pin pin;
+	int err;
+
+	pin_paths(name, &pin);
+	if ((mkdir(PIN_ROOT, 0700) && errno != EEXIST) ||
+	    (mkdir(pin.dir, 0700) && errno != EEXIST))
+		return fail(-errno, "cannot create %s", pin.dir);
+	err = bpf_link__pin(link, pin.link);
+	if (err) {
+		rmdir(pin.dir);
+		return fail(err, "cannot pin %s at %s", name, pin.link);
+	}
+	return 0;
+}
+
+static int cmd_register(void)
+{
+	struct bpf_link *link = NULL;
+	struct ca_obj ca = {};
+	__u32 link_id, map;
+	int err;
+
+	err = ca_open(&ca);
+	if (err)
+		goto out;
+	err = ca_load(&ca);
+	if (err)
+		goto out;
+
+	link = bpf_map__attach_struct_ops(ca.ops);
+	if (!link) {
+		if (errno == EEXIST)
+			err = fail(0, "%s is already registered", ca.name);
+		else
+			err = fail(-errno, "cannot register %s", ca.name);
+		goto out;
+	}
+	err = pin_link(link, ca.name);
+	if (err)
+		goto out;
+
+	if (!link_ids(bpf_link__fd(link), &link_id, &map))
+		printf("registered %s: map %u, link %u, pinned at %s\n",
+		       ca.name, map, link_id, bpf_link__pin_path(link));
+out:
+	/* Closes our fd only: a pinned link stays, an unpinned one unregisters. */
+	bpf_link__destroy(link);
+	ca_close(&ca);
+	return err;
+}
+
+static int cmd_unregister(void)
+{
+	const char *name = env.args[1];
+	struct bpf_link *link;
+	struct pin pin;
+	int err;
+
+	err = open_registered(name, &link);
+	if (err)
+		return err;
+	/* A default that is no longer listed could never be replaced by name. */
+	if (ca_is_default(name)) {
+		err = fail(0, "%s is the default congestion control; set-default another first",
+			   name);
+		goto out;
+	}
+
+	/* Detach, rather than only unpin, so that no stray fd keeps it registered. */
+	err = bpf_link__detach(link);
+	if (err && err != -EOPNOTSUPP) {
+		err = fail(err, "cannot unregister %s", name);
+		goto out;
+	}
+	err = bpf_link__unpin(link);
+	if (err) {
+		err = fail(err, "cannot remove %s", bpf_link__pin_path(link));
+		goto out;
+	}
+	pin_paths(name, &pin);
+	rmdir(pin.dir);
+	printf("unregistered %s\n", name);
+out:
+	bpf_link__destroy(link);
+	return err;
+}
+
+struct ca_entry {
+	char name[CA_NAME_MAX];
+	__u32 map_id;
+	__u32 link_id;
+	unsigned long sockets;
+	bool is_default;
+};
+
+struct ca_list {
+	struct ca_entry *e;
+	int n;
+};
+
+static void count_socket(const char *ca, void *ctx)
+{
+	struct ca_list *l = ctx;
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->e[i].name, ca))
+			l->e[i].sockets++;
+}
+
+static int count_sockets(struct ca_list *l)
+{
+	struct iter_run run = { .record = count_socket, .ctx = l };
+	struct migrate *skel;
+	int err;
+
+	skel = migrate__open();
+	if (!skel)
+		return fail(-errno, "cannot open the TCP iterator object");
+	bpf_program__set_autoload(skel->progs.migrate_ca, false);
+	err = migrate__load(skel);
+	if (err) {
+		err = fail(err, "cannot load the TCP iterator");
+		goto out;
+	}
+	run.link = bpf_program__attach_iter(skel->progs.dump_ca, NULL);
+	if (!run.link) {
+		err = fail(-errno, "cannot attach the TCP iterator");
+		goto out;
+	}
+	err = for_each_netns(run_iter, &run);
+out:
+	bpf_link__destroy(run.link);
+	migrate__destroy(skel);
+	return err;
+}
+
+static int read_registered(struct ca_list *l, const char *only)
+{
+	struct ca_entry *e;
+	struct dirent *de;
+	struct pin pin;
+	int fd, err = 0;
+	DIR *d;
+
+	d = opendir(PIN_ROOT);
+	if (!d && errno != ENOENT)
+		return fail(-errno, "cannot read %s", PIN_ROOT);
+	while (d && (de = readdir(d))) {
+		if (!valid_name(de->d_name) || (only && strcmp(only, de->d_name)))
+			continue;
+		pin_paths(de->d_name, &pin);
+		fd = bpf_obj_get(pin.link);
+		if (fd < 0)
+			continue;	/* not one of ours */
+		e = realloc(l->e, (l->n + 1) * sizeof(*e));
+		if (!e) {
+			close(fd);
+			err = fail(-ENOMEM, "cannot list %s", PIN_ROOT);
+			break;
+		}
+		l->e = e;
+		e = &l->e[l->n++];
+		memset(e, 0, sizeof(*e));
+		snprintf(e->name, sizeof(e->name), "%s", de->d_name);
+		e->is_default = ca_is_default(e->name);
+		/* Unreadable info shows as id 0, like a detached link. */
+		link_ids(fd, &e->link_id, &e->map_id);
+		close(fd);
+	}
+	if (d)
+		closedir(d);
+	if (!err && only && !l->n)
+		err = fail(0, "%s is not registered by ccctl", only);
+	return err;
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void print_list(const struct ca_list *l)
+{
+	const struct ca_entry *e;
+	struct pin pin;
+	int i;
+
+	if (!env.json)
+		printf("%-15s %7s %7s %7s %-7s %s\n",
+		       "NAME", "MAP_ID", "LINK_ID", "SOCKETS", "DEFAULT", "PINNED");
+	else
+		putchar('[');
+	for (i = 0; i < l->n; i++) {
+		e = &l->e[i];
+		pin_paths(e->name, &pin);
+		if (!env.json) {
+			printf("%-15s %7u %7u %7lu %-7s %s\n", e->name, e->map_id, e->link_id,
+			       e->sockets, e->is_default ? "yes" : "no", pin.link);
+			continue;
+		}
+		printf("%s{\"name\":", i ? "," : "");
+		json_string(e->name);
+		printf(",\"map_id\":%u,\"link_id\":%u,\"sockets\":%lu,\"default\":%s,\"pinned\":",
+		       e->map_id, e->link_id, e->sockets, e->is_default ? "true" : "false");
+		json_string(pin.link);
+		putchar('}');
+	}
+	if (env.json)
+		printf("]\n");
+}
+
+static int cmd_list(void)
+{
+	struct ca_list l = {};
+	int err;
+
+	err = read_registered(&l, env.nargs > 1 ? env.args[1] : NULL);
+	if (!err && l.n)
+		err = count_sockets(&l);
+	if (!err)
+		print_list(&l);
+	free(l.e);
+	return err;
+}
+
+static int cmd_set_default(void)
+{
+	const char *name = env.args[1];
+	ssize_t n;
+	int fd;
+
+	fd = open(CA_DEFAULT, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(-errno, "cannot open %s", CA_DEFAULT);
+	n = write(fd, name, strlen(name));
+	if (n < 0 && errno == ENOENT)
+		n = fail(0, "%s is not a registered congestion control", name);
+	else if (n < 0)
+		n = fail(-errno, "cannot make %s the default", name);
+	close(fd);
+	if (n < 0)
+		return n;
+	printf("default congestion control: %s\n", name);
+	return 0;
+}
+
+static int cmd_swap(void)
+{
+	const char *name = env.args[1];
+	struct bpf_link *link = NULL;
+	struct ca_obj ca = {};
+	__u32 link_id, old_map, new_map;
+	int err;
+
+	err = open_registered(name, &link);
+	if (err)
+		return err;
+	err = link_ids(bpf_link__fd(link), &link_id, &old_map);
+	if (err) {
+		err = fail(err, "%s is not a struct_ops link", bpf_link__pin_path(link));
+		goto out;
+	}
+	err = ca_open(&ca);
+	if (err)
+		goto out;
+	/* tcp_update_congestion_control() refuses a rename; say so before the kernel does. */
+	if (strcmp(ca.name, name)) {
+		err = fail(0, "cannot swap %s for %s: a swap must keep the name (add --name %s)",
+			   name, ca.name, name);
+		goto out;
+	}
+	err = ca_load(&ca);
+	if (err)
+		goto out;
+
+	/*
+	 * The one libbpf call that writes the new map's kernel value without
+	 * registering it, then moves the link over.  It takes any link for
+	 * one of its own struct_ops links and touches an int just past what
+	 * bpf_link__open() allocated: 32 bytes of struct bpf_link in libbpf
+	 * 1.4, in a glibc chunk with 40 usable, so it stays in bounds here.
+	 */
+	err = bpf_link__update_map(link, ca.ops);
+	if (err == -EINVAL)
+		err = fail(err, "kernel refused to swap %s (still registered under that name?)",
+			   name);
+	else if (err)
+		err = fail(err, "cannot swap %s", name);
+	if (err)
+		goto out;
+
+	if (!map_id(bpf_map__fd(ca.ops), &new_map))
+		printf("swapped %s: map %u -> %u, link %u\n", name, old_map, new_map, link_id);
+out:
+	bpf_link__destroy(link);
+	ca_close(&ca);
+	return err;
+}
+
+static int cmd_migrate(void)
+{
+	const char *from = env.args[1], *to = env.args[2];
+	struct iter_run run = {};
+	struct migrate *skel;
+	int err;
+
+	if (!strcmp(from, to))
+		return fail(0, "nothing to migrate: FROM and TO are both %s", from);
+	/* bpf_setsockopt() does not load modules: TO must be there already. */
+	if (!ca_available(to))
+		return fail(0, "%s is not a registered congestion control", to);
+
+	skel = migrate__open();
+	if (!skel)
+		return fail(-errno, "cannot open the TCP iterator object");
+	memcpy((char *)skel->rodata->from_ca, from, strlen(from));
+	memcpy((char *)skel->rodata->to_ca, to, strlen(to));
+	bpf_program__set_autoload(skel->progs.dump_ca, false);
+	err = migrate__load(skel);
+	if (err) {
+		err = fail(err, "cannot load the TCP iterator");
+		goto out;
+	}
+	run.link = bpf_program__attach_iter(skel->progs.migrate_ca, NULL);
+	if (!run.link) {
+		err = fail(-errno, "cannot attach the TCP iterator");
+		goto out;
+	}
+	err = for_each_netns(run_iter, &run);
+	if (err)
+		goto out;
+
+	if (skel->bss->failed) {
+		err = fail(skel->bss->first_err,
+			   "moved %llu sockets from %s to %s, %llu could not be moved",
+			   (unsigned long long)skel->bss->moved, from, to,
+			   (unsigned long long)skel->bss->failed);
+		goto out;
+	}
+	printf("moved %llu sockets from %s to %s\n",
+	       (unsigned long long)skel->bss->moved, from, to);
+out:
+	bpf_link__destroy(run.link);
+	migrate__destroy(skel);
+	return err;
+}
+
+/* --- command line ---------------------------------------------------------- */
+
+static const struct command {
+	const char *name;
+	const char *usage;
+	int min_args, max_args;
+	unsigned int opts;	/* OPT_* it takes */
+	unsigned int needs;	/* NEED_* */
+	int (*run)(void);
+} commands[] = {
+	{ "register", "register [--variant fixed|2611] [--name NAME] [--object FILE]", 0, 0,
+	  OPT_VARIANT | OPT_NAME | OPT_OBJECT, NEED_BTF | NEED_BPFFS, cmd_register },
+	{ "unregister", "unregister NAME", 1, 1, 0, NEED_BPFFS, cmd_unregister },
+	{ "list", "list [--json]", 0, 0, OPT_JSON, NEED_BTF | NEED_BPFFS, cmd_list },
+	{ "status", "status [NAME] [--json]", 0, 1, OPT_JSON, NEED_BTF | NEED_BPFFS, cmd_list },
+	{ "set-default", "set-default NAME", 1, 1, 0, 0, cmd_set_default },
+	{ "swap", "swap NAME [--variant fixed|2611] [--name NAME] [--object FILE]", 1, 1,
+	  OPT_VARIANT | OPT_NAME | OPT_OBJECT, NEED_BTF | NEED_BPFFS, cmd_swap },
+	{ "migrate", "migrate FROM TO", 2, 2, 0, NEED_BTF, cmd_migrate },
+};
+
+/* In OPT_* bit order. */
+static const char *const opt_names[] = { "--variant", "--name", "--object", "--json" };
+
+/* Everything argp cannot know: which command, its operands, its options. */
+static const struct command *parse_command(void)
+{
+	const struct command *cmd = NULL;
+	size_t i;
+	int n;
+
+	if (!env.nargs) {
+		fail(0, "no command given (see ccctl --help)");
+		return NULL;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, env.args[0]))
+			cmd = &commands[i];
+	if (!cmd) {
+		fail(0, "unknown command '%s' (see ccctl --help)", env.args[0]);
+		return NULL;
+	}
+
+	n = env.nargs - 1;
+	if (n < cmd->min_args || n > cmd->max_args) {
+		fail(0, "usage: ccctl %s", cmd->usage);
+		return NULL;
+	}
+	for (i = 0; i < sizeof(opt_names) / sizeof(opt_names[0]); i++) {
+		if (env.opts & ~cmd->opts & (1U << i)) {
+			fail(0, "%s takes no %s option", cmd->name, opt_names[i]);
+			return NULL;
+		}
+	}
+	if (env.variant && strcmp(env.variant, "fixed") && strcmp(env.variant, "2611")) {
+		fail(0, "unknown variant '%s' (fixed or 2611)", env.variant);
+		return NULL;
+	}
+	if (env.variant && env.object) {
+		fail(0, "--variant and --object both choose what to load; give one");
+		return NULL;
+	}
+	if (env.name && !valid_name(env.name)) {
+		fail(0, "invalid name '%s' (1 to %d characters, no '/', no leading '.')",
+		     env.name, CA_NAME_MAX - 1);
+		return NULL;
+	}
+	for (i = 1; i < (size_t)env.nargs && i < sizeof(env.args) / sizeof(env.args[0]); i++) {
+		if (!valid_name(env.args[i])) {
+			fail(0, "invalid algorithm name '%s'", env.args[i]);
+			return NULL;
+		}
+	}
+	return cmd;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return 1;
+	cmd = parse_command();
+	if (!cmd)
+		return 1;
+
+	libbpf_set_print(env.verbose ? verbose_print : quiet_print);
+	if (check_system(cmd->needs))
+		return 1;
+
+	return cmd->run() ? 1 : 0;
+}

@@ -1,0 +1,70 @@
+#!/bin/bash
+# ccctl register / list / status / set-default / unregister: the names, ids,
+# pins and socket counts it reports are the ones the kernel, bpftool and ss
+# see, and unregistering leaves nothing behind.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+pins=/sys/fs/bpf/ccctl
+ca_gone() { ! ca_available "$1"; }
+modules_up
+
+check "register the fixed variant" ccctl register
+check "bpf_bic is available" ca_available bpf_bic
+check "its link is pinned at $pins/bpf_bic/link" test -e "$pins/bpf_bic/link"
+check "register the 2.6.11 variant with --object" \
+	ccctl register --object "$BIC_DIR/bpf/bic_2611.bpf.o"
+check "bpf_bic_2611 is available" ca_available bpf_bic_2611
+
+ccctl list --json > /tmp/t50b.json
+check_cmp "list --json shows both" "$(jq length /tmp/t50b.json)" -eq 2
+for ca in bpf_bic bpf_bic_2611; do
+	link=$(bpftool -j link show pinned "$pins/$ca/link")
+	check_cmp "$ca: link id is the pinned link's" \
+		"$(jq --arg n "$ca" '.[] | select(.name == $n) | .link_id' /tmp/t50b.json)" \
+		= "$(jq .id <<<"$link")"
+	check_cmp "$ca: map id is the one behind the link" \
+		"$(jq --arg n "$ca" '.[] | select(.name == $n) | .map_id' /tmp/t50b.json)" \
+		= "$(jq .map_id <<<"$link")"
+done
+check "the table has a bpf_bic row" bash -c 'ccctl list | grep -q "^bpf_bic .*/bpf_bic/link$"'
+
+# Sockets are counted in every namespace: ss sees them one namespace at a time.
+ss_count() {
+	local n=0 ns
+	for ns in "$SND" "$RCV"; do
+		n=$((n + $(ip netns exec "$ns" ss -tiaH | grep -cw "$1")))
+	done
+	echo "$n"
+}
+
+net_up 2mbit 10 50
+in_rcv iperf3 -s -1 -D
+wait_for 5 bash -c "ip netns exec $RCV ss -ltnH | grep -q 5201"
+in_snd iperf3 -c "$RCV_ADDR" -P 2 -t 6 -C bpf_bic -J > /tmp/t50b.iperf &
+client=$!
+wait_for 5 bash -c "[ \"\$(ip netns exec $SND ss -tnH state established | wc -l)\" -ge 3 ]"
+sleep 1
+check_cmp "status counts the sockets ss shows on bpf_bic" \
+	"$(ccctl status bpf_bic --json | jq '.[0].sockets')" -eq "$(ss_count bpf_bic)"
+check_cmp "at least the 2 data connections of each end" "$(ss_count bpf_bic)" -ge 4
+check_cmp "nothing uses bpf_bic_2611" \
+	"$(ccctl status bpf_bic_2611 --json | jq '.[0].sockets')" -eq 0
+check "iperf3 completes" wait "$client"
+net_down
+
+check "set-default bpf_bic" ccctl set-default bpf_bic
+check_cmp "the sysctl reads back bpf_bic" \
+	"$(cat /proc/sys/net/ipv4/tcp_congestion_control)" = bpf_bic
+check_cmp "status marks it the default" \
+	"$(ccctl status bpf_bic --json | jq '.[0].default')" = true
+check "set-default cubic" ccctl set-default cubic
+
+check "unregister bpf_bic" ccctl unregister bpf_bic
+check "unregister bpf_bic_2611" ccctl unregister bpf_bic_2611
+check "bpf_bic is gone" ca_gone bpf_bic
+check "bpf_bic_2611 is gone" ca_gone bpf_bic_2611
+check "no pin left under $pins" no_output find "$pins" -mindepth 1
+check_cmp "list --json is empty" "$(ccctl list --json)" = "[]"
+check "no struct_ops map left" wait_for 30 no_output bpftool struct_ops list
+check "no BPF link left" wait_for 5 no_output bpftool link show

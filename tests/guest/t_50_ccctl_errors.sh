@@ -1,0 +1,94 @@
+#!/bin/bash
+# ccctl refuses bad input with one line on stderr and a non-zero status, and
+# a refused command leaves no struct_ops map, link or pin behind.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+pins=/sys/fs/bpf/ccctl
+modules_up
+
+# What a failed command must not change.
+state() {
+	echo "maps=$(bpftool struct_ops list | wc -l)" \
+		"links=$(bpftool link show | grep -c '^[0-9]')" \
+		"pins=$(find "$pins" -mindepth 1 2>/dev/null | sort | tr '\n' ' ')" \
+		"available=$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
+}
+
+# refused DESC PATTERN COMMAND...
+refused() {
+	local desc=$1 pat=$2 before err rc=0
+	shift 2
+	before=$(state)
+	err=$("$@" 2>&1 >/dev/null) || rc=$?
+	info "$desc: $err"
+	check_cmp "$desc: exits non-zero" "$rc" -ne 0
+	check_cmp "$desc: one line on stderr" "$(printf '%s' "$err" | grep -c '')" -eq 1
+	check "$desc: says '$pat'" grep -q -- "$pat" <<<"$err"
+	check_cmp "$desc: leaves no state behind" "$(state)" = "$before"
+}
+
+refused "unknown command" "unknown command 'frob'" ccctl frob
+refused "no command" "no command given" ccctl
+refused "unknown flag" "unrecognized option '--frob'" ccctl register --frob
+refused "flag of another command" "list takes no --variant" ccctl list --variant 2611
+refused "unknown variant" "unknown variant '2612'" ccctl register --variant 2612
+refused "missing operand" "usage: ccctl swap NAME" ccctl swap
+refused "extra operand" "usage: ccctl unregister NAME" ccctl unregister a b
+refused "name too long" "invalid name" ccctl register --name bpf_bic_far_too_long
+
+refused "missing object" "cannot open /nonexistent.bpf.o" \
+	ccctl register --object /nonexistent.bpf.o
+head -c 4096 "$BIC_DIR/bpf/bic.bpf.o" > /tmp/truncated.bpf.o
+refused "truncated object" "not a usable BPF object" ccctl register --object /tmp/truncated.bpf.o
+echo "not an ELF file" > /tmp/text.bpf.o
+refused "object that is not ELF" "not a usable BPF object" \
+	ccctl register --object /tmp/text.bpf.o
+
+# The name is the kernel's to give out: first come, first served.
+modprobe tcp_bic
+refused "native bic owns its name" "bic is already registered" ccctl register --name bic
+rmmod tcp_bic
+
+check "register bpf_bic" ccctl register
+refused "bpf_bic registered twice" "bpf_bic is already registered" ccctl register
+refused "2611 variant under a taken name" "bpf_bic is already registered" \
+	ccctl register --variant 2611 --name bpf_bic
+refused "swap to a differently named ops" "a swap must keep the name (add --name bpf_bic)" \
+	ccctl swap bpf_bic --variant 2611
+refused "swap of an unknown name" "nosuch is not registered by ccctl" \
+	ccctl swap nosuch --variant 2611
+refused "unregister of a native algorithm" "cubic is not registered by ccctl" \
+	ccctl unregister cubic
+refused "set-default to an unknown name" "nosuch is not a registered congestion control" \
+	ccctl set-default nosuch
+refused "migrate to an unknown name" "nosuch is not a registered congestion control" \
+	ccctl migrate bpf_bic nosuch
+refused "status of an unknown name" "nosuch is not registered by ccctl" ccctl status nosuch
+
+ccctl set-default bpf_bic >/dev/null
+refused "unregister of the default" "bpf_bic is the default" ccctl unregister bpf_bic
+ccctl set-default cubic >/dev/null
+
+# A private mount namespace hides bpffs or the kernel's BTF from ccctl alone.
+refused "no bpffs mounted" "no BPF filesystem at /sys/fs/bpf" \
+	unshare -m --propagation private bash -c 'umount /sys/fs/bpf && exec ccctl register'
+refused "no bpffs for list" "no BPF filesystem" \
+	unshare -m --propagation private bash -c 'umount /sys/fs/bpf && exec ccctl list'
+refused "kernel without BTF" "kernel has no BTF" \
+	unshare -m --propagation private bash -c \
+	'mount -t tmpfs none /sys/kernel/btf && exec ccctl register --variant 2611'
+refused "migrate without BTF" "kernel has no BTF" \
+	unshare -m --propagation private bash -c \
+	'mount -t tmpfs none /sys/kernel/btf && exec ccctl migrate bpf_bic cubic'
+
+nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
+refused "register as nobody" "must run as root" "${nobody[@]}" ccctl register --variant 2611
+refused "unregister as nobody" "must run as root" "${nobody[@]}" ccctl unregister bpf_bic
+refused "list as nobody" "must run as root" "${nobody[@]}" ccctl list
+
+check "bpf_bic is still registered and pinned" test -e "$pins/bpf_bic/link"
+check "unregister bpf_bic" ccctl unregister bpf_bic
+check "no struct_ops map left" wait_for 30 no_output bpftool struct_ops list
+check "no BPF link left" wait_for 5 no_output bpftool link show
+check "dmesg has no WARNING/BUG/Oops" dmesg_clean
