@@ -802,6 +802,108 @@ static int cmd_set_default(void)
 	return 0;
 }
 
+/* The struct btf_member of @t named @name, or NULL. */
+static const struct btf_member *member_by_name(const struct btf *btf, const struct btf_type *t,
+					       const char *name)
+{
+	const struct btf_member *m = btf_members(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
+			return m;
+	return NULL;
+}
+
+/*
+ * Fill @kval with the value the kernel expects for ca->ops: the object's
+ * tcp_congestion_ops laid out as vmlinux's bpf_struct_ops_tcp_congestion_ops,
+ * program fds in the function slots.  libbpf builds the same thing when it
+ * attaches, but only hands it to links it created itself, and the link a
+ * swap goes behind is a pinned one.  Since libbpf 1.4 the map's initial
+ * value (the skeleton's shadow) holds struct bpf_program pointers in the
+ * function slots.
+ */
+static int ops_kern_value(const struct ca_obj *ca, void *kval, size_t ksize)
+{
+	const struct btf *btf = bpf_object__btf(ca->obj);
+	const void *udata = bpf_map__initial_value(ca->ops, NULL);
+	const struct btf_type *ut, *vt, *kt;
+	const struct btf_member *um, *km, *data;
+	struct btf *vmlinux;
+	__s32 vt_id;
+	int i, err = -EINVAL;
+
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux)
+		return -errno;
+	vt_id = btf__find_by_name_kind(vmlinux, "bpf_struct_ops_tcp_congestion_ops",
+				       BTF_KIND_STRUCT);
+	vt = vt_id > 0 ? btf__type_by_id(vmlinux, vt_id) : NULL;
+	data = vt ? member_by_name(vmlinux, vt, "data") : NULL;
+	ut = btf__type_by_id(btf, bpf_map__btf_value_type_id(ca->ops));
+	if (!data || !ut || !udata)
+		goto out;
+	kt = btf__type_by_id(vmlinux, data->type);
+
+	memset(kval, 0, ksize);
+	for (i = 0, um = btf_members(ut); i < btf_vlen(ut); i++, um++) {
+		const char *mname = btf__name_by_offset(btf, um->name_off);
+		const void *src = udata + um->offset / 8;
+		const struct btf_type *mt;
+		__s64 size;
+		size_t koff;
+
+		km = member_by_name(vmlinux, kt, mname);
+		if (!km)
+			goto out;
+		koff = data->offset / 8 + km->offset / 8;
+		mt = btf__type_by_id(btf, btf__resolve_type(btf, um->type));
+		size = btf_is_ptr(mt) ? (__s64)sizeof(unsigned long) : btf__resolve_size(btf, um->type);
+		if (size < 0 || koff + size > ksize)
+			goto out;
+		if (btf_is_ptr(mt)) {
+			const struct bpf_program *prog = *(struct bpf_program *const *)src;
+			unsigned long fd = prog ? bpf_program__fd(prog) : 0;
+
+			memcpy(kval + koff, &fd, sizeof(fd));
+			continue;
+		}
+		if (size != btf__resolve_size(vmlinux, km->type))
+			goto out;
+		memcpy(kval + koff, src, size);
+	}
+	err = 0;
+out:
+	btf__free(vmlinux);
+	return err;
+}
+
+/*
+ * Give the new map its value (which does not register it: only a link
+ * does) and move the pinned link over to it, the kernel checking that the
+ * name is the one the link already serves.
+ */
+static int swap_link(int link_fd, const struct ca_obj *ca)
+{
+	size_t ksize = bpf_map__value_size(ca->ops);
+	int map_fd = bpf_map__fd(ca->ops);
+	__u32 zero = 0;
+	void *kval;
+	int err;
+
+	kval = calloc(1, ksize);
+	if (!kval)
+		return -ENOMEM;
+	err = ops_kern_value(ca, kval, ksize);
+	if (!err)
+		err = bpf_map_update_elem(map_fd, &zero, kval, 0);
+	if (!err)
+		err = bpf_link_update(link_fd, map_fd, NULL);
+	free(kval);
+	return err;
+}
+
 static int cmd_swap(void)
 {
 	const char *name = env.args[1];
@@ -831,14 +933,7 @@ static int cmd_swap(void)
 	if (err)
 		goto out;
 
-	/*
-	 * The one libbpf call that writes the new map's kernel value without
-	 * registering it, then moves the link over.  It takes any link for
-	 * one of its own struct_ops links and touches an int just past what
-	 * bpf_link__open() allocated: 32 bytes of struct bpf_link in libbpf
-	 * 1.4, in a glibc chunk with 40 usable, so it stays in bounds here.
-	 */
-	err = bpf_link__update_map(link, ca.ops);
+	err = swap_link(bpf_link__fd(link), &ca);
 	if (err == -EINVAL)
 		err = fail(err, "kernel refused to swap %s (still registered under that name?)",
 			   name);
