@@ -29,10 +29,19 @@ check_cmp() {
 
 info() { echo "# $*"; }
 
+# summary: a run's closing line; fails if any check failed or none ran.
+summary() {
+	local passed failed
+	passed=$(grep -c '^pass$' "$RESULTS")
+	failed=$(grep -c '^fail$' "$RESULTS")
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+}
+
 in_snd() { ip netns exec "$SND" "$@"; }
 in_rcv() { ip netns exec "$RCV" "$@"; }
 
-# net_up RATE DELAY_MS_EACH_WAY QUEUE_PKTS [EXTRA NETEM ARGS for the data path]
+# net_up RATE DELAY_MS_EACH_WAY NETEM_LIMIT [EXTRA NETEM ARGS for the data path]
 # Sender and receiver namespaces over one veth pair.  Offloads are off so
 # netem sees (and drops, reorders, delays) single MSS-sized packets.
 net_up() (

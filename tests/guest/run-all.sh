@@ -3,6 +3,7 @@
 # Arguments, if any, are globs that pick the tests (e.g. 't_50_*').
 set -uo pipefail
 cd "$(dirname "$0")" || exit 1
+. ./lib.sh
 export RESULTS=/tmp/bic-results
 : > "$RESULTS"
 
@@ -18,7 +19,4 @@ for t in $@; do
 	echo "# $t took $(( $(date +%s) - start ))s"
 done
 
-passed=$(grep -c '^pass$' "$RESULTS")
-failed=$(grep -c '^fail$' "$RESULTS")
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+summary
