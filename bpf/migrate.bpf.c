@@ -29,25 +29,36 @@ __u64 moved;
 __u64 failed;
 int first_err;
 
+/*
+ * The full socket behind one iterator step and, in cur, the name of its
+ * algorithm; NULL for the last call of an iteration (no socket) and for
+ * request and TIME_WAIT sockets, which have no congestion control.
+ */
+static __always_inline struct tcp_sock *iter_tcp_ca(struct bpf_iter__tcp *ctx,
+						     char cur[TCP_CA_NAME_MAX])
+{
+	struct sock_common *skc = ctx->sk_common;
+	struct tcp_sock *tp;
+
+	if (!skc)
+		return NULL;
+	tp = bpf_skc_to_tcp_sock(skc);
+	if (!tp)
+		return NULL;
+	if (bpf_getsockopt(tp, SOL_TCP, TCP_CONGESTION, cur, TCP_CA_NAME_MAX))
+		return NULL;
+	return tp;
+}
+
 SEC("iter/tcp")
 int migrate_ca(struct bpf_iter__tcp *ctx)
 {
-	struct sock_common *skc = ctx->sk_common;
 	char cur[TCP_CA_NAME_MAX] = {};
 	struct tcp_sock *tp;
 	int err;
 
-	/* The last call of an iteration has no socket. */
-	if (!skc)
-		return 0;
-	/* Request and TIME_WAIT sockets have no congestion control to switch. */
-	tp = bpf_skc_to_tcp_sock(skc);
-	if (!tp)
-		return 0;
-
-	if (bpf_getsockopt(tp, SOL_TCP, TCP_CONGESTION, cur, sizeof(cur)))
-		return 0;
-	if (bpf_strncmp(cur, sizeof(cur), (const char *)from_ca))
+	tp = iter_tcp_ca(ctx, cur);
+	if (!tp || bpf_strncmp(cur, sizeof(cur), (const char *)from_ca))
 		return 0;
 
 	/*
@@ -65,18 +76,9 @@ int migrate_ca(struct bpf_iter__tcp *ctx)
 SEC("iter/tcp")
 int dump_ca(struct bpf_iter__tcp *ctx)
 {
-	struct sock_common *skc = ctx->sk_common;
 	char cur[TCP_CA_NAME_MAX] = {};
-	struct tcp_sock *tp;
 
-	if (!skc)
-		return 0;
-	tp = bpf_skc_to_tcp_sock(skc);
-	if (!tp)
-		return 0;
-
-	if (bpf_getsockopt(tp, SOL_TCP, TCP_CONGESTION, cur, sizeof(cur)))
-		return 0;
-	bpf_seq_write(ctx->meta->seq, cur, sizeof(cur));
+	if (iter_tcp_ca(ctx, cur))
+		bpf_seq_write(ctx->meta->seq, cur, sizeof(cur));
 	return 0;
 }
