@@ -71,7 +71,7 @@ static __always_inline void bic_emit(const struct sock *sk, const struct bic_pri
 	e->last_max_cwnd = p->bic.last_max_cwnd;
 	e->cnt = p->bic.cnt;
 	e->ret = ret;
-	e->__pad = 0;
+	e->epoch_ms = bic_epoch_ms(&p->bic, tcp_jiffies32, (__u32)CONFIG_HZ);
 	bpf_ringbuf_submit(e, 0);
 }
 

@@ -27,7 +27,7 @@ struct bic_event {
 	__u32 last_max_cwnd;
 	__u32 cnt;
 	__u32 ret;		/* value returned by ssthresh/undo_cwnd, else 0 */
-	__u32 __pad;		/* ringbuf memory is not zeroed: keep no hidden hole */
+	__s32 epoch_ms;		/* age of BIC's growth epoch, -1 = none running */
 };
 
 struct bic_undo_sample {

@@ -119,6 +119,18 @@ static __always_inline void bic_update(struct bic *ca, __u32 cwnd, __u32 now, __
 		ca->cnt = 1;
 }
 
+/*
+ * Age of the growth epoch in ms for traces, -1 if none is running: an epoch
+ * starts at the first window update after a reduction.  jiffies wrap, and
+ * the unsigned difference stays right across the wrap.
+ */
+static __always_inline __s32 bic_epoch_ms(const struct bic *ca, __u32 now, __u32 hz)
+{
+	if (ca->epoch_start == 0)
+		return -1;
+	return (__u64)(now - ca->epoch_start) * 1000 / hz;
+}
+
 /* Called on a congestion event with the cwnd in force; returns ssthresh. */
 static __always_inline __u32 bic_recalc_ssthresh(struct bic *ca, __u32 cwnd)
 {

@@ -87,7 +87,7 @@ static int handle_event(void *ctx, void *data, size_t len)
 {
 	const struct bic_event *e = data;
 	FILE *out = ctx;
-	char src[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN];
+	char src[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN], epoch[16] = "";
 	const char *type = "?";
 
 	if (len < sizeof(*e))
@@ -96,9 +96,12 @@ static int handle_event(void *ctx, void *data, size_t len)
 		type = ev_names[e->type];
 	inet_ntop(AF_INET, &e->saddr, src, sizeof(src));
 	inet_ntop(AF_INET, &e->daddr, dst, sizeof(dst));
-	fprintf(out, "%llu,%s,%u,%s,%u,%s,%u,%u,%u,%u,%u\n",
+	/* No epoch running is an empty field, as CSV readers expect of "none". */
+	if (e->epoch_ms >= 0)
+		snprintf(epoch, sizeof(epoch), "%d", e->epoch_ms);
+	fprintf(out, "%llu,%s,%u,%s,%u,%s,%u,%u,%u,%u,%u,%s\n",
 		(unsigned long long)e->ts_ns, src, e->sport, dst, e->dport, type,
-		e->cwnd, e->ssthresh, e->last_max_cwnd, e->cnt, e->ret);
+		e->cwnd, e->ssthresh, e->last_max_cwnd, e->cnt, e->ret, epoch);
 	return 0;
 }
 
@@ -166,7 +169,8 @@ int main(int argc, char **argv)
 
 	signal(SIGINT, sig_handler);
 	signal(SIGTERM, sig_handler);
-	fprintf(out, "ts_ns,saddr,sport,daddr,dport,event,cwnd,ssthresh,last_max_cwnd,cnt,ret\n");
+	fprintf(out, "ts_ns,saddr,sport,daddr,dport,event,"
+		     "cwnd,ssthresh,last_max_cwnd,cnt,ret,epoch_ms\n");
 
 	deadline = env.duration ? now() + env.duration : 0;
 	while (!exiting && (!deadline || now() < deadline)) {

@@ -46,5 +46,21 @@ bad=$(awk -F, '$6 == "ssthresh" {
 } END { print bad + 0 }' /tmp/t20.flow)
 check_cmp "last_max_cwnd set as fast convergence says" "$bad" -eq 0
 
+# The growth epoch: a loss ends it (no epoch on the ssthresh record, nor on
+# an RTO's state reset); the first window update after it starts the next,
+# whose age then only grows and never exceeds the time since that loss (plus
+# a jiffy at HZ >= 100).
+read -r epochs bad <<< "$(awk -F, '
+	$6 == "ssthresh" || $6 == "loss" { if ($12 != "") bad++; lost = $1; last = -1; next }
+	$6 == "cwnd" && $12 != "" {
+		if (last < 0)
+			epochs++
+		if ($12 < last || (lost && $12 > ($1 - lost) / 1e6 + 10))
+			bad++
+		last = $12
+	} END { print epochs + 0, bad + 0 }' /tmp/t20.flow)"
+check_cmp "growth epochs traced after losses" "$epochs" -ge 2
+check_cmp "epoch ends at each loss, then ages with the flow (violations)" "$bad" -eq 0
+
 net_down
 rm -rf /sys/fs/bpf/t20

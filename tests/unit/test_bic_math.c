@@ -371,6 +371,22 @@ static void test_scenario_spurious_loss(void)
 	EXPECT_EQ(legacy_ca.last_max_cwnd, 100);	/* 58 packets below cwnd */
 }
 
+static void test_epoch_ms(void)
+{
+	struct bic ca = bic_with(0, 2 << ACK_RATIO_SHIFT);
+
+	EXPECT_EQ(bic_epoch_ms(&ca, T0, HZ), -1);	/* reset: no epoch */
+	bic_update(&ca, 20, T0, HZ);			/* starts one at T0 */
+	EXPECT_EQ(bic_epoch_ms(&ca, T0, HZ), 0);
+	EXPECT_EQ(bic_epoch_ms(&ca, T0 + 1, HZ), 4);	/* 1 jiffy = 4 ms */
+	EXPECT_EQ(bic_epoch_ms(&ca, T0 + 250, HZ), 1000);
+	bic_recalc_ssthresh(&ca, 20);			/* a loss ends it */
+	EXPECT_EQ(bic_epoch_ms(&ca, T0 + 251, HZ), -1);
+	/* started 256 jiffies before the wrap, now 16 after: 272 = 1088 ms */
+	ca.epoch_start = 0xffffff00;
+	EXPECT_EQ(bic_epoch_ms(&ca, 16, HZ), 1088);
+}
+
 int main(void)
 {
 	test_reset();
@@ -385,6 +401,7 @@ int main(void)
 	test_acked();
 	test_undo();
 	test_scenario_spurious_loss();
+	test_epoch_ms();
 
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
