@@ -44,7 +44,7 @@ UNIT_TESTS	:= $(BUILD)/tests/test_bic_math
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
 GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl
 
-.PHONY: all deps demo test unit-test vm-test initramfs clean distclean
+.PHONY: all deps demo test unit-test vm-test initramfs kmod clean distclean
 .DELETE_ON_ERROR:
 
 all: $(BPF_OBJS) $(UNIT_TESTS) $(INITRD)
@@ -114,6 +114,41 @@ $(BUILD)/loader/%: loader/%.c $(LIBBPF_A) bpf/bic_event.h
 # ccctl embeds its BPF objects as skeletons.
 $(BUILD)/loader/ccctl: $(SKELS)
 
+# --- bic_ref, the native reference module -----------------------------------
+# BIC as a plain kernel module built from bic_math.h, what bpf_bic is compared
+# against.  kbuild runs from the pinned guest kernel's own headers packages,
+# unpacked under build/ like the kernel.
+KFLAVOUR	:= cloud-amd64
+KHDR_PKGS	:= linux-headers-$(KVER) linux-headers-$(KVER:%-$(KFLAVOUR)=%)-common \
+		   linux-kbuild-$(KVER:%-$(KFLAVOUR)=%)
+KHDR_ROOT	:= $(BUILD)/kheaders
+KHDR		:= $(KHDR_ROOT)/usr/src/linux-headers-$(KVER)
+KMOD_DIR	:= $(BUILD)/kmod
+GUEST_KMODS	:= $(KMOD_DIR)/tcp_bic_ref.ko
+
+$(BUILD)/debs/.fetched-headers: vm-image/versions.mk vm-image/fetch-debs.sh | $(STAMP_DEPS)
+	$(call msg,FETCH,linux-headers $(KVER))
+	$(Q)./vm-image/fetch-debs.sh $(BUILD) $(addsuffix =$(KPKG_VER),$(KHDR_PKGS))
+	$(Q)touch $@
+
+$(KHDR)/.config: $(BUILD)/debs/.fetched-headers vm-image/unpack-kheaders.sh
+	$(call msg,UNPACK,$(KHDR_ROOT))
+	$(Q)./vm-image/unpack-kheaders.sh $(KHDR_ROOT) \
+		$(foreach p,$(KHDR_PKGS),$(wildcard $(BUILD)/debs/$(p)_$(KPKG_VER)_*.deb))
+	$(Q)touch $@
+
+# kbuild of 6.12 builds external modules only inside M=, so M= is a folder
+# of links under build/ and the source tree stays free of kbuild droppings.
+# Module BTF is skipped: nothing attaches BPF to bic_ref, and it would need
+# pahole on the host.
+$(GUEST_KMODS): kmod/tcp_bic_ref.c kmod/Kbuild bpf/bic_math.h $(KHDR)/.config
+	$(call msg,KMOD,$@)
+	$(Q)mkdir -p $(@D) && ln -sf $(abspath kmod/tcp_bic_ref.c kmod/Kbuild) $(@D)/
+	$(Q)$(MAKE) $(if $(Q),-s) -C $(KHDR) M=$(abspath $(@D)) BIC_INC=$(abspath bpf) \
+		CONFIG_DEBUG_INFO_BTF_MODULES= modules
+
+kmod: $(GUEST_KMODS)
+
 # --- host unit tests -----------------------------------------------------
 $(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c bpf/bic_math.h | $(STAMP_DEPS)
 	$(call msg,CC,$@)
@@ -125,15 +160,16 @@ unit-test: $(UNIT_TESTS)
 # --- guest image -----------------------------------------------------------
 # CONFIG_HZ reaches the BPF program as a __kconfig extern, which libbpf
 # reads from /boot/config-$(uname -r): this kernel has no /proc/config.gz.
-$(INITRD): $(VMLINUZ) $(BPFTOOL) $(BPF_OBJS) $(GUEST_BINS) $(GUEST_TESTS) vm-image/init \
-	   vm-image/mkinitramfs.sh
+$(INITRD): $(VMLINUZ) $(BPFTOOL) $(BPF_OBJS) $(GUEST_BINS) $(GUEST_KMODS) $(GUEST_TESTS) \
+	   vm-image/init vm-image/mkinitramfs.sh
 	$(call msg,GUEST,$(GUEST))
 	$(Q)rm -rf $(GUEST) && mkdir -p $(GUEST)/opt/bic/bpf $(GUEST)/opt/bic/tests \
-		$(GUEST)/usr/sbin $(GUEST)/boot
+		$(GUEST)/opt/bic/kmod $(GUEST)/usr/sbin $(GUEST)/boot
 	$(Q)cp $(KROOT)/boot/config-$(KVER) $(GUEST)/boot/
 	$(Q)cp $(BPF_OBJS) $(GUEST)/opt/bic/bpf/
 	$(Q)cp $(GUEST_BINS) $(GUEST)/usr/sbin/
 	$(Q)cp $(GUEST_TESTS) $(GUEST)/opt/bic/tests/
+	$(Q)cp $(GUEST_KMODS) $(GUEST)/opt/bic/kmod/
 	$(call msg,INITRD,$@)
 	$(Q)./vm-image/mkinitramfs.sh $@ $(KROOT) $(KVER) $(BPFTOOL) $(GUEST)
 
@@ -166,7 +202,7 @@ demo: $(INITRD)
 clean:
 	$(call msg,CLEAN,build products)
 	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/tests $(BUILD)/guest $(BUILD)/*.root $(INITRD) \
-		$(BUILD)/out $(BUILD)/demo
+		$(BUILD)/out $(BUILD)/demo $(KMOD_DIR)
 
 distclean:
 	$(Q)rm -rf $(BUILD)
