@@ -1,0 +1,153 @@
+# shellcheck shell=bash
+# The kernel's tcp:tcp_probe tracepoint as a cwnd tracer that works for any
+# congestion control, BPF or native, so two algorithms can be compared with
+# one instrument.  Its CSV has bictrace's columns (event "probe", no BIC
+# state) plus the smoothed RTT, so the same tools read both.  One caveat:
+# its ssthresh is tcp_current_ssthresh(), not the raw snd_ssthresh (see
+# probe_losses).
+
+TRACEFS=${TRACEFS:-/sys/kernel/tracing}
+PROBE_CSV_HEADER="ts_ns,saddr,sport,daddr,dport,event,cwnd,ssthresh,last_max_cwnd,cnt,ret,epoch_ms,srtt_us"
+
+# probe_start PORT: record every ACK the sender side of connections to PORT
+# receives.  The mono clock is CLOCK_MONOTONIC, bictrace's bpf_ktime_get_ns,
+# so both traces of one flow share a time axis.
+probe_start() {
+	local ev=$TRACEFS/events/tcp/tcp_probe
+	[ -d "$ev" ] || return 1
+	echo 0 > "$TRACEFS/tracing_on"
+	echo mono > "$TRACEFS/trace_clock"
+	echo 8192 > "$TRACEFS/buffer_size_kb"
+	echo "dport == $1" > "$ev/filter"
+	echo 1 > "$ev/enable"
+	: > "$TRACEFS/trace"
+	echo 1 > "$TRACEFS/tracing_on"
+}
+
+# probe_stop CSV: stop recording and write what was recorded as CSV.  Fails
+# if the ring buffer overflowed, since a trace with holes would compare wrong.
+probe_stop() {
+	local overrun
+	echo 0 > "$TRACEFS/tracing_on"
+	echo 0 > "$TRACEFS/events/tcp/tcp_probe/enable"
+	probe_csv < "$TRACEFS/trace" > "$1"
+	overrun=$(awk '$1 == "overrun:" { s += $2 } END { print s + 0 }' \
+		"$TRACEFS"/per_cpu/cpu*/stats)
+	[ "$overrun" -eq 0 ] || { echo "# tcp_probe lost $overrun events" >&2; return 1; }
+}
+
+# ftrace text lines ("task-pid [cpu] flags  SECS.USECS: tcp_probe: k=v ...")
+# to CSV rows.
+probe_csv() {
+	echo "$PROBE_CSV_HEADER"
+	awk '{
+		for (i = 1; i <= NF && $i != "tcp_probe:"; i++)
+			;
+		if (i > NF)
+			next
+		ts = $(i - 1)
+		sub(/:$/, "", ts)
+		delete kv
+		for (j = i + 1; j <= NF; j++) {
+			eq = index($j, "=")
+			if (eq)
+				kv[substr($j, 1, eq - 1)] = substr($j, eq + 1)
+		}
+		split(kv["src"], s, ":")
+		split(kv["dest"], d, ":")
+		printf "%.0f,%s,%s,%s,%s,probe,%s,%s,,,,,%s\n", ts * 1e9, s[1], s[2], d[1], d[2],
+			kv["snd_cwnd"], kv["ssthresh"], kv["srtt"]
+	}'
+}
+
+# probe_losses CSV PORT: "cwnd_before ssthresh ts_ns" per congestion event
+# of the flow from source port PORT.  tcp_probe reports tcp_current_ssthresh(),
+# which outside a cwnd reduction is at least 3/4 of cwnd, so ssthresh changes
+# alone are no loss signal.  An event is where cwnd starts to fall, or a lower
+# ssthresh while it is still falling or flat (a loss in the recovery of the
+# previous one); inside the reduction the reported value is the one the
+# algorithm returned.  cwnd_before is the sample before: the ACK it was taken
+# on may still have grown cwnd by one or two before the algorithm saw it.
+probe_losses() {
+	awk -F, -v p="$2" 'NR > 1 && $3 == p {
+		if (seen && $7 > cwnd) {
+			falling = 0
+		} else if (seen && falling && $8 < ss) {
+			print cwnd, $8, $1
+			ss = $8
+		} else if (seen && !falling && $7 < cwnd) {
+			print cwnd, $8, $1
+			falling = 1
+			ss = $8
+		}
+		seen = 1
+		cwnd = $7
+	}' "$1"
+}
+
+# cwnd_per_sec CSV PORT: the cwnd of the flow from source port PORT at the
+# end of each whole second since its first ACK, one per line: the trace on a
+# common time grid, so traces of two runs can be compared second by second.
+cwnd_per_sec() {
+	awk -F, -v p="$2" 'NR > 1 && $3 == p {
+		if (!t0)
+			t0 = $1
+		s = int(($1 - t0) / 1e9)
+		cwnd[s] = $7
+		if (s > n)
+			n = s
+	} END {
+		for (i = 0; i < n; i++) {
+			if (i in cwnd)
+				w = cwnd[i]
+			print w
+		}
+	}' "$1"
+}
+
+# listening NETNS_CMD PORT: something in that namespace listens on PORT.
+listening() {
+	[ -n "$("$1" ss -ltnH "sport = :$2")" ]
+}
+
+# probe_flow CA SECS TAG [IPERF3 ARGS]: one iperf3 flow snd -> rcv on CA,
+# traced by tcp_probe into /out/TAG.probe.csv (and, for bpf_* algorithms,
+# by bictrace into /out/TAG.csv), iperf3's JSON in /out/TAG.json and one ss
+# sample from mid-flow in /out/TAG.ss.  Cheaper than flow_run's 4 ss samples
+# a second, which cost real time under emulation.
+probe_flow() {
+	local ca=$1 secs=$2 tag=$3 tracer="" client rc=0
+	shift 3
+	in_rcv iperf3 -s -1 -D -p 5201
+	case $ca in
+	bpf_*)
+		bictrace -o "/out/$tag.csv" &
+		tracer=$!
+		wait_for 5 test -s "/out/$tag.csv"	# header: rings attached
+		;;
+	esac
+	wait_for 5 listening in_rcv 5201
+	probe_start 5201 || return 1
+	in_snd iperf3 -c "$RCV_ADDR" -p 5201 -C "$ca" -t "$secs" -J "$@" > "/out/$tag.json" &
+	client=$!
+	sleep $((secs / 2))
+	in_snd ss -tinH dst "$RCV_ADDR" > "/out/$tag.ss"
+	wait "$client" || rc=$?
+	probe_stop "/out/$tag.probe.csv" || rc=1
+	if [ -n "$tracer" ]; then
+		kill -INT "$tracer"
+		wait "$tracer" || true
+	fi
+	return "$rc"
+}
+
+# median of the numbers on stdin, one per line; nothing for no input
+median() {
+	sort -g | awk '{ v[NR] = $1 }
+		END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# bic_ref, the native reference module, from the guest image.
+bic_ref_up() {
+	ca_available bic_ref || insmod "$BIC_DIR/kmod/tcp_bic_ref.ko"
+}
