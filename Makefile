@@ -6,6 +6,7 @@
 #   make demo	install what is missing, boot the guest, run a bpf_bic flow
 #   make test	host unit tests + make vm-test
 #   make vm-test	build everything, boot the guest, run the guest suite
+#   make plots	cwnd-over-time PNGs in build/plots
 #
 # V=1 prints full commands.
 
@@ -44,7 +45,7 @@ UNIT_TESTS	:= $(BUILD)/tests/test_bic_math
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
 GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl
 
-.PHONY: all deps demo test unit-test vm-test initramfs kmod clean distclean
+.PHONY: all deps demo test unit-test vm-test initramfs kmod plots clean distclean
 .DELETE_ON_ERROR:
 
 all: $(BPF_OBJS) $(UNIT_TESTS) $(INITRD)
@@ -199,10 +200,21 @@ demo: $(INITRD)
 	$(call msg,VM,demo)
 	$(Q)$(RUN_VM) -- tests/demo.sh
 
+# Guest runs that leave traces in their own VM_OUT; the host then turns them
+# into build/plots/*.png.
+plots: VM_OUT := $(BUILD)/plots-data
+plots: VM_LOG := $(BUILD)/plots.log
+plots: $(INITRD) eval/plot.sh eval/cwnd.gp
+	$(call msg,VM,plots)
+	$(Q)rm -rf $(VM_OUT)
+	$(Q)$(RUN_VM) -- tests/plots.sh
+	$(call msg,PLOT,$(BUILD)/plots)
+	$(Q)./eval/plot.sh $(VM_OUT) $(BUILD)/plots
+
 clean:
 	$(call msg,CLEAN,build products)
 	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/tests $(BUILD)/guest $(BUILD)/*.root $(INITRD) \
-		$(BUILD)/out $(BUILD)/demo $(KMOD_DIR)
+		$(BUILD)/out $(BUILD)/demo $(KMOD_DIR) $(BUILD)/plots $(BUILD)/plots-data
 
 distclean:
 	$(Q)rm -rf $(BUILD)
