@@ -7,6 +7,7 @@
 #   make test	host unit tests + make vm-test
 #   make vm-test	build everything, boot the guest, run the guest suite
 #   make plots	cwnd-over-time PNGs in build/plots
+#   make bench	scenario matrix and BPF vs native cost, into docs/bench.md
 #
 # V=1 prints full commands.
 
@@ -45,7 +46,7 @@ UNIT_TESTS	:= $(BUILD)/tests/test_bic_math
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
 GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl
 
-.PHONY: all deps demo test unit-test vm-test initramfs kmod plots clean distclean
+.PHONY: all deps demo test unit-test vm-test initramfs kmod plots bench clean distclean
 .DELETE_ON_ERROR:
 
 all: $(BPF_OBJS) $(UNIT_TESTS) $(INITRD)
@@ -200,8 +201,8 @@ demo: $(INITRD)
 	$(call msg,VM,demo)
 	$(Q)$(RUN_VM) -- tests/demo.sh
 
-# Guest runs that leave traces in their own VM_OUT; the host then turns them
-# into build/plots/*.png.
+# Guest runs that leave traces and tables in their own VM_OUT; the host then
+# turns them into build/plots/*.png and docs/bench.md.
 plots: VM_OUT := $(BUILD)/plots-data
 plots: VM_LOG := $(BUILD)/plots.log
 plots: $(INITRD) eval/plot.sh eval/cwnd.gp
@@ -211,10 +212,27 @@ plots: $(INITRD) eval/plot.sh eval/cwnd.gp
 	$(call msg,PLOT,$(BUILD)/plots)
 	$(Q)./eval/plot.sh $(VM_OUT) $(BUILD)/plots
 
+# The per-ACK cost gets a boot of its own under -icount: guest CPU time then
+# counts emulated instructions, not host time shared with whatever else runs.
+BENCH_ICOUNT	:= shift=3,sleep=off
+
+bench: VM_OUT := $(BUILD)/bench-data
+bench: VM_LOG := $(BUILD)/bench.log
+bench: $(INITRD) eval/bench-report.sh
+	$(call msg,VM,bench)
+	$(Q)rm -rf $(VM_OUT)
+	$(Q)$(RUN_VM) --timeout 1500 -- tests/bench.sh
+	$(call msg,VM,bench --cost (-icount $(BENCH_ICOUNT)))
+	$(Q)QEMU_ICOUNT=$(BENCH_ICOUNT) $(RUN_VM) --log $(BUILD)/bench-cost.log --timeout 600 \
+		-- tests/bench.sh --cost
+	$(call msg,REPORT,docs/bench.md)
+	$(Q)./eval/bench-report.sh $(VM_OUT) docs/bench.md $(BENCH_ICOUNT)
+
 clean:
 	$(call msg,CLEAN,build products)
 	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/tests $(BUILD)/guest $(BUILD)/*.root $(INITRD) \
-		$(BUILD)/out $(BUILD)/demo $(KMOD_DIR) $(BUILD)/plots $(BUILD)/plots-data
+		$(BUILD)/out $(BUILD)/demo $(KMOD_DIR) $(BUILD)/plots $(BUILD)/plots-data \
+		$(BUILD)/bench-data
 
 distclean:
 	$(Q)rm -rf $(BUILD)

@@ -11,6 +11,10 @@
 #		SLUB fast path, the instruction after a %gs cmpxchg16b,
 #		in 4 of 20 boots, with -cpu max and qemu64 alike; without
 #		it SLUB takes its locked path and no boot failed)
+#   QEMU_ICOUNT	under TCG, QEMU's -icount option (e.g. shift=4,sleep=off):
+#		guest time counts emulated instructions instead of host
+#		time, so CPU-time measurements in the guest stop depending
+#		on how busy the host is
 set -euo pipefail
 
 die() { echo "run-vm: $*" >&2; exit 1; }
@@ -36,7 +40,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # $1: accel, $2: timeout, $3: console log, rest: guest command
 boot() {
-	local accel=$1 secs=$2 console=$3 cpu=${QEMU_CPU:-max,-cx16} a cmdline=""
+	local accel=$1 secs=$2 console=$3 cpu=${QEMU_CPU:-max,-cx16} a cmdline="" extra=()
 	shift 3
 	# The kernel hands everything after "--" to init, split at blanks
 	# unless double-quoted.
@@ -48,8 +52,9 @@ boot() {
 		esac
 	done
 	[ "$accel" = kvm ] && cpu=host
+	[ "$accel" = tcg ] && [ -n "${QEMU_ICOUNT:-}" ] && extra=(-icount "$QEMU_ICOUNT")
 	timeout --foreground -k 5 "$secs" qemu-system-x86_64 \
-		-accel "$accel" -cpu "$cpu" -smp 1 -m 1024 \
+		-accel "$accel" -cpu "$cpu" -smp 1 -m 1024 "${extra[@]}" \
 		-kernel "$KERNEL" -initrd "$INITRD" \
 		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 --$cmdline" \
 		-display none -no-reboot -nic none -monitor none \
@@ -95,8 +100,9 @@ echo "run-vm: guest ran $(( $(date +%s) - start ))s under $accel" >&2
 
 if [ -n "$out_dir" ] && grep -q '^BIC-OUT-BEGIN' "$tmp/data" 2>/dev/null; then
 	mkdir -p "$out_dir"
+	# -m: the guest's clock (under -icount, its own time) dates nothing here
 	sed -n '/^BIC-OUT-BEGIN/,/^BIC-OUT-END/{//!p}' "$tmp/data" | tr -d '\r' |
-		base64 -d | tar -C "$out_dir" -xzf - || die "guest output in $tmp/data is corrupt"
+		base64 -d | tar -C "$out_dir" -mxzf - || die "guest output in $tmp/data is corrupt"
 fi
 
 status=$(tr -d '\r' < "$console" | sed -n 's/^BIC-GUEST-EXIT=\([0-9]*\)$/\1/p' | tail -n 1)
