@@ -1,14 +1,14 @@
 #!/bin/bash
 # Under two running iperf3 flows, ccctl swaps the implementation behind
-# bpf_bic and migrates the connections off and back on, 100 operations in
-# all: no connection is dropped, ss shows each migration, the link keeps its
+# bpf_bic and migrates the connections off and back on, 100 times each:
+# no connection is dropped, ss shows each migration, the link keeps its
 # id while its map changes, a swap leaves running sockets on the old ops and
 # migrated ones land on the new.  Unregistering bpf_bic under the flows
 # leaves them running, and once they end nothing is left in the kernel.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ROUNDS=50		# one swap and one migrate each
+ROUNDS=100		# one swap and one migrate each
 FLOW_SECS=90		# longest pair of flows; the rounds go on under new ones after
 MARGIN=6		# a round takes 1-3s under TCG: start none closer to the end
 pins=/sys/fs/bpf/ccctl
