@@ -179,18 +179,18 @@ matrix_section() {
 	printf '|---|---|'
 	printf -- '---|%.0s' "${algs[@]}"
 	echo
-	row "1 Mbit/s, 100 ms RTT, netem limit 30, 15 s" "utilization" util1 util
+	row "1 Mbit/s, 100 ms RTT, 30-packet queue, 15 s" "utilization" util1 util
 	row "" "time to 90% utilization (0.5 s bins)" util1 t90
-	row "100 Mbit/s, 100 ms RTT, 1500-packet limit, 15 s" "utilization" util100 util
+	row "100 Mbit/s, 100 ms RTT, 830-packet queue (1 BDP), 15 s" "utilization" util100 util
 	row "" "time to 90% utilization (0.5 s bins)" util100 t90
-	row "2 flows, 10 Mbit/s, 100 ms, started 2 s apart" \
+	row "2 flows, 10 Mbit/s, 100 ms, 150-packet queue, started 2 s apart" \
 		"Jain index over ${v[jain2|${algs[0]}|window]:-?} (per-flow goodput)" jain2 jain
-	row "4 flows, 10 Mbit/s, 100 ms, started 2 s apart" \
+	row "4 flows, 10 Mbit/s, 100 ms, 150-packet queue, started 2 s apart" \
 		"Jain index over ${v[jain4|${algs[0]}|window]:-?} (per-flow goodput)" jain4 jain
 	row "20 ms and 100 ms RTT flows, 10 Mbit/s, started together" \
 		"Jain index over ${v[rtt|${algs[0]}|window]:-?} (20 ms/100 ms goodput)" rtt jain
 	row "" "goodput ratio 20 ms / 100 ms flow" rtt rttratio
-	row "1% random loss, 10 Mbit/s, 100 ms RTT, 15 s" "goodput (utilization)" loss1 goodput
+	row "1% random loss, 10 Mbit/s, 100 ms RTT, 150-packet queue, 15 s" "goodput (utilization)" loss1 goodput
 }
 
 cost_section() {

@@ -29,8 +29,8 @@ prep() {
 	local tag=$1 port t0
 	port=$(data_port "$data/$tag.probe.csv")
 	[ -n "$port" ] || die "$tag: no tcp_probe samples"
-	t0=$(awk -F, -v p="$port" 'NR > 1 && $3 == p { print $1; exit }' "$data/$tag.probe.csv")
-	awk -F, -v p="$port" -v t0="$t0" 'NR > 1 && $3 == p { print ($1 - t0) / 1e9, $7 }' \
+	t0=$(awk -F, -v p="$port" '$3 == p && $6 == "probe" { print $1; exit }' "$data/$tag.probe.csv")
+	awk -F, -v p="$port" -v t0="$t0" '$3 == p && $6 == "probe" { print ($1 - t0) / 1e9, $7 }' \
 		"$data/$tag.probe.csv" > "$dat/$tag.cwnd"
 	# tcp_probe's "infinite" ssthresh before any loss is no point to plot
 	probe_losses "$data/$tag.probe.csv" "$port" |

@@ -193,8 +193,8 @@ matrix() {
 		check "util 1 Mbit/100 ms: $ca" single util1 "$ca" 15 1000000
 	done
 	for ca in "${ALGS[@]}"; do
-		# netem's limit also holds the 50 ms delay line (~410 packets).
-		net_up 100mbit 50 1500
+		# a queue of one bandwidth-delay product, ~830 packets
+		net_up 100mbit 50 830
 		check "util 100 Mbit/100 ms: $ca" single util100 "$ca" 15 100000000
 	done
 	for ca in "${ALGS[@]}"; do

@@ -12,7 +12,7 @@ check "bpf_bic registered" ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/demo
 echo "# available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
 
 net_up 1mbit 50 30
-echo "# iperf3 -C bpf_bic for 20 s over netem (1 Mbit/s, 100 ms RTT, limit 30)"
+echo "# iperf3 -C bpf_bic for 20 s over netem (1 Mbit/s, 100 ms RTT, 30-packet queue)"
 check "flow ran" flow_run bpf_bic 20 demo
 check "kernel ran the flow on bpf_bic" grep -q 'bpf_bic.*cwnd:' /out/demo.ss
 

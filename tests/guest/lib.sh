@@ -41,9 +41,15 @@ summary() {
 in_snd() { ip netns exec "$SND" "$@"; }
 in_rcv() { ip netns exec "$RCV" "$@"; }
 
-# net_up RATE DELAY_MS_EACH_WAY NETEM_LIMIT [EXTRA NETEM ARGS for the data path]
+# net_up RATE DELAY_MS_EACH_WAY QUEUE_PKTS [EXTRA NETEM ARGS for the data path]
 # Sender and receiver namespaces over one veth pair.  Offloads are off so
 # netem sees (and drops, reorders, delays) single MSS-sized packets.
+#
+# The bottleneck (RATE, a QUEUE_PKTS drop-tail queue) is a netem child of the
+# delay line, not the root qdisc itself: a packet the sender's root qdisc
+# refuses goes back to TCP as local congestion (CWR: no loss, no
+# retransmission), while one the child drops, after the root took it, is lost
+# in the network as at a real router.
 net_up() (
 	set -e
 	local rate=$1 delay=$2 limit=$3
@@ -61,7 +67,8 @@ net_up() (
 		ip -n "$1" link set "$2" up
 		shift 2
 	done
-	in_snd tc qdisc add dev veth-s root netem delay "${delay}ms" rate "$rate" limit "$limit" "$@"
+	in_snd tc qdisc add dev veth-s root handle 1: netem delay "${delay}ms" limit 100000 "$@"
+	in_snd tc qdisc add dev veth-s parent 1:1 handle 10: netem rate "$rate" limit "$limit"
 	in_rcv tc qdisc add dev veth-r root netem delay "${delay}ms"
 )
 

@@ -2,24 +2,30 @@
 # The kernel's tcp:tcp_probe tracepoint as a cwnd tracer that works for any
 # congestion control, BPF or native, so two algorithms can be compared with
 # one instrument.  Its CSV has bictrace's columns (event "probe", no BIC
-# state) plus the smoothed RTT, so the same tools read both.  One caveat:
-# its ssthresh is tcp_current_ssthresh(), not the raw snd_ssthresh (see
-# probe_losses).
+# state) plus the smoothed RTT, so the same tools read both.  The
+# tcp:tcp_cong_state_set tracepoint adds a row (event "ca_state") whenever
+# the connection changes congestion state, which is what dates a congestion
+# event: tcp_probe's ssthresh is tcp_current_ssthresh(), not the raw
+# snd_ssthresh (see probe_losses).
 
 TRACEFS=${TRACEFS:-/sys/kernel/tracing}
-PROBE_CSV_HEADER="ts_ns,saddr,sport,daddr,dport,event,cwnd,ssthresh,last_max_cwnd,cnt,ret,epoch_ms,srtt_us"
+PROBE_CSV_HEADER="ts_ns,saddr,sport,daddr,dport,event,cwnd,ssthresh,last_max_cwnd,cnt,ret,epoch_ms,srtt_us,ca_state"
+PROBE_EVENTS="tcp_probe tcp_cong_state_set"
 
 # probe_start PORT: record every ACK the sender side of connections to PORT
-# receives.  The mono clock is CLOCK_MONOTONIC, bictrace's bpf_ktime_get_ns,
-# so both traces of one flow share a time axis.
+# receives, and their congestion state changes.  The mono clock is
+# CLOCK_MONOTONIC, bictrace's bpf_ktime_get_ns, so both traces of one flow
+# share a time axis.
 probe_start() {
-	local ev=$TRACEFS/events/tcp/tcp_probe
-	[ -d "$ev" ] || return 1
+	local ev
 	echo 0 > "$TRACEFS/tracing_on"
 	echo mono > "$TRACEFS/trace_clock"
 	echo 8192 > "$TRACEFS/buffer_size_kb"
-	echo "dport == $1" > "$ev/filter"
-	echo 1 > "$ev/enable"
+	for ev in $PROBE_EVENTS; do
+		[ -d "$TRACEFS/events/tcp/$ev" ] || return 1
+		echo "dport == $1" > "$TRACEFS/events/tcp/$ev/filter"
+		echo 1 > "$TRACEFS/events/tcp/$ev/enable"
+	done
 	: > "$TRACEFS/trace"
 	echo 1 > "$TRACEFS/tracing_on"
 }
@@ -27,21 +33,23 @@ probe_start() {
 # probe_stop CSV: stop recording and write what was recorded as CSV.  Fails
 # if the ring buffer overflowed, since a trace with holes would compare wrong.
 probe_stop() {
-	local overrun
+	local overrun ev
 	echo 0 > "$TRACEFS/tracing_on"
-	echo 0 > "$TRACEFS/events/tcp/tcp_probe/enable"
+	for ev in $PROBE_EVENTS; do
+		echo 0 > "$TRACEFS/events/tcp/$ev/enable"
+	done
 	probe_csv < "$TRACEFS/trace" > "$1"
 	overrun=$(awk '$1 == "overrun:" { s += $2 } END { print s + 0 }' \
 		"$TRACEFS"/per_cpu/cpu*/stats)
 	[ "$overrun" -eq 0 ] || { echo "# tcp_probe lost $overrun events" >&2; return 1; }
 }
 
-# ftrace text lines ("task-pid [cpu] flags  SECS.USECS: tcp_probe: k=v ...")
-# to CSV rows.
+# ftrace text lines ("task-pid [cpu] flags  SECS.USECS: EVENT: k=v ...") to
+# CSV rows, in the trace's (time) order.
 probe_csv() {
 	echo "$PROBE_CSV_HEADER"
 	awk '{
-		for (i = 1; i <= NF && $i != "tcp_probe:"; i++)
+		for (i = 1; i <= NF && $i != "tcp_probe:" && $i != "tcp_cong_state_set:"; i++)
 			;
 		if (i > NF)
 			next
@@ -53,35 +61,46 @@ probe_csv() {
 			if (eq)
 				kv[substr($j, 1, eq - 1)] = substr($j, eq + 1)
 		}
+		if ($i == "tcp_cong_state_set:") {
+			printf "%.0f,%s,%s,%s,%s,ca_state,,,,,,,,%s\n", ts * 1e9,
+				kv["saddr"], kv["sport"], kv["daddr"], kv["dport"], kv["cong_state"]
+			next
+		}
 		split(kv["src"], s, ":")
 		split(kv["dest"], d, ":")
-		printf "%.0f,%s,%s,%s,%s,probe,%s,%s,,,,,%s\n", ts * 1e9, s[1], s[2], d[1], d[2],
+		printf "%.0f,%s,%s,%s,%s,probe,%s,%s,,,,,%s,\n", ts * 1e9, s[1], s[2], d[1], d[2],
 			kv["snd_cwnd"], kv["ssthresh"], kv["srtt"]
 	}'
 }
 
 # probe_losses CSV PORT: "cwnd_before ssthresh ts_ns" per congestion event
-# of the flow from source port PORT.  tcp_probe reports tcp_current_ssthresh(),
-# which outside a cwnd reduction is at least 3/4 of cwnd, so ssthresh changes
-# alone are no loss signal.  An event is where cwnd starts to fall, or a lower
-# ssthresh while it is still falling or flat (a loss in the recovery of the
-# previous one); inside the reduction the reported value is the one the
-# algorithm returned.  cwnd_before is the sample before: the ACK it was taken
-# on may still have grown cwnd by one or two before the algorithm saw it.
+# of the flow from source port PORT.  An event is a move from Open or
+# Disorder into CWR, Recovery or Loss: each such move asked the algorithm
+# for ssthresh, with the cwnd of the last ACK before it (tcp_probe samples an
+# ACK before TCP acts on it).  The ssthresh is the one the next ACK reports:
+# inside a reduction tcp_current_ssthresh() is snd_ssthresh itself, and after
+# an RTO cwnd is 1, too small to mask it.  cwnd_before may trail the cwnd the
+# algorithm saw by an ACK's growth where the move came from the send path
+# (a local drop's CWR).  Left out: an event that began on the very ACK that
+# ended the previous reduction, whose starting cwnd (set by that ending) no
+# sample saw, and one over before the next ACK.
 probe_losses() {
 	awk -F, -v p="$2" 'NR > 1 && $3 == p {
-		if (seen && $7 > cwnd) {
-			falling = 0
-		} else if (seen && falling && $8 < ss) {
-			print cwnd, $8, $1
-			ss = $8
-		} else if (seen && !falling && $7 < cwnd) {
-			print cwnd, $8, $1
-			falling = 1
-			ss = $8
+		if ($6 == "ca_state") {
+			if ($14 >= 2 && state < 2 && fresh) {
+				pending = 1
+				at = $1
+			} else if ($14 < 2 && state >= 2) {
+				fresh = 0
+			}
+			state = $14
+		} else if ($6 == "probe") {
+			if (pending && state >= 2)
+				print cwnd, $8, at
+			pending = 0
+			fresh = 1
+			cwnd = $7
 		}
-		seen = 1
-		cwnd = $7
 	}' "$1"
 }
 
@@ -89,7 +108,7 @@ probe_losses() {
 # end of each whole second since its first ACK, one per line: the trace on a
 # common time grid, so traces of two runs can be compared second by second.
 cwnd_per_sec() {
-	awk -F, -v p="$2" 'NR > 1 && $3 == p {
+	awk -F, -v p="$2" 'NR > 1 && $3 == p && $6 == "probe" {
 		if (!t0)
 			t0 = $1
 		s = int(($1 - t0) / 1e9)

@@ -4,9 +4,9 @@
 # bictrace, whose last_max_cwnd column is BIC's Wmax.  Files land in
 # /out/<scenario>-<algorithm>.*; runs.tsv lists them for the host.
 #
-#   base	1 Mbit/s, 100 ms RTT, netem limit 30: BIC's binary search
+#   base	1 Mbit/s, 100 ms RTT, 30-packet queue: BIC's binary search
 #		and max probing against Reno's linear growth
-#   reorder	same link, netem limit 100, 2% reordering: spurious
+#   reorder	same link, 100-packet queue, 2% reordering: spurious
 #		losses and undos, the 2.6.11 undo against the fixed one
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -27,7 +27,7 @@ run() {
 	check "$tag: traced flow" probe_flow "$ca" "$secs" "$tag"
 	bps=$(jq '.end.sum_received.bits_per_second | floor' "/out/$tag.json" 2>/dev/null)
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$scen" "$ca" "$secs" "${bps:-0}" "$limit" \
-		"1 Mbit/s, 100 ms RTT, netem limit $limit${*:+, $*}" >> /out/runs.tsv
+		"1 Mbit/s, 100 ms RTT, $limit-packet queue${*:+, $*}" >> /out/runs.tsv
 	info "$tag: ${bps:-?} bit/s, $(($(wc -l < "/out/$tag.probe.csv") - 1)) tcp_probe samples"
 }
 

@@ -20,6 +20,9 @@ port=$(data_port /out/t20.csv)
 awk -F, -v p="$port" '$3 == p' /out/t20.csv > /tmp/t20.flow
 losses=$(grep -c ',ssthresh,' /tmp/t20.flow)
 check_cmp "the queue overflowed into congestion events" "$losses" -ge 2
+# Drops in the network, not refusals by the sender's own qdisc (see net_up).
+check_cmp "the sender retransmitted what the queue dropped" \
+	"$(jq '.end.sum_sent.retransmits' /out/t20.json)" -ge 1
 
 # ssthresh = cwnd * 819 / 1024 above low_window (14), max(cwnd / 2, 2) below.
 bad=$(awk -F, '$6 == "ssthresh" {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Differential test: bpf_bic against bic_ref, the same bic_math.h built as a
-# native kernel module, over one netem path (1 Mbit/s, 100 ms RTT, netem
-# limit 30).  Both flows are traced by the kernel's tcp_probe tracepoint, the
+# native kernel module, over one netem path (1 Mbit/s, 100 ms RTT, 30-packet
+# queue).  Both flows are traced by the kernel's tcp_probe tracepoint, the
 # same instrument for both, so what differs is the BPF plumbing, not the
 # measurement.  Runs are not packet-for-packet repeatable under emulation,
 # hence tolerances rather than equality.
@@ -9,7 +9,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_trace.sh"
 
-secs=20
+secs=30
 modules_up
 check "insmod tcp_bic_ref.ko registers bic_ref" bic_ref_up
 check "bic_ref listed in tcp_available_congestion_control" ca_available bic_ref
@@ -29,7 +29,7 @@ for ca in bic_ref bpf_bic; do
 	awk '$1 > 14' "/tmp/$tag.loss" > "/tmp/$tag.big"
 	nbig[$ca]=$(wc -l < "/tmp/$tag.big")
 	ratio[$ca]=$(awk '{ printf "%.4f\n", $2 / $1 }' "/tmp/$tag.big" | median)
-	peak[$ca]=$(awk -F, -v p="$port" 'NR > 1 && $3 == p && $7 > m { m = $7 } END { print m + 0 }' \
+	peak[$ca]=$(awk -F, -v p="$port" '$3 == p && $6 == "probe" && $7 > m { m = $7 } END { print m + 0 }' \
 		"/out/$tag.probe.csv")
 	cwnd_per_sec "/out/$tag.probe.csv" "$port" > "/tmp/$tag.cps"
 	info "$ca: goodput ${bps[$ca]} bit/s, ${losses[$ca]} loss events" \
