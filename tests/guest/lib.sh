@@ -42,8 +42,11 @@ in_snd() { ip netns exec "$SND" "$@"; }
 in_rcv() { ip netns exec "$RCV" "$@"; }
 
 # net_up RATE DELAY_MS_EACH_WAY QUEUE_PKTS [EXTRA NETEM ARGS for the data path]
-# Sender and receiver namespaces over one veth pair.  Offloads are off so
-# netem sees (and drops, reorders, delays) single MSS-sized packets.
+# Sender and receiver namespaces over one veth pair, where netem sees (and
+# drops, reorders, delays) single MSS-sized packets: offloads off is not
+# enough, since TCP builds GSO packets for any device and software-segments
+# them only after the qdisc, where a queue limit counts them as one packet
+# each; gso_max_segs 1 keeps TCP from building them.
 #
 # The bottleneck (RATE, a QUEUE_PKTS drop-tail queue) is a netem child of the
 # delay line, not the root qdisc itself: a packet the sender's root qdisc
@@ -64,6 +67,7 @@ net_up() (
 		set -- "${end% *}" "${end#* }" "$@"
 		ip -n "$1" link set lo up
 		ip netns exec "$1" ethtool -K "$2" tso off gso off gro off >/dev/null
+		ip -n "$1" link set "$2" gso_max_segs 1
 		ip -n "$1" link set "$2" up
 		shift 2
 	done
