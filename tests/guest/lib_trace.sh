@@ -81,24 +81,25 @@ probe_csv() {
 # inside a reduction tcp_current_ssthresh() is snd_ssthresh itself, and after
 # an RTO cwnd is 1, too small to mask it.  cwnd_before may trail the cwnd the
 # algorithm saw by an ACK's growth where the move came from the send path
-# (a local drop's CWR).  Left out: an event that began on the very ACK that
-# ended the previous reduction, whose starting cwnd (set by that ending) no
-# sample saw, and one over before the next ACK.
+# (a local drop's CWR).  An event that began on the very ACK that ended the
+# previous reduction started from a cwnd (set by that ending) no sample saw:
+# its cwnd_before is "-".  One over before the next ACK is left out.
 probe_losses() {
 	awk -F, -v p="$2" 'NR > 1 && $3 == p {
 		if ($6 == "ca_state") {
-			if ($14 >= 2 && state < 2 && fresh) {
+			if ($14 >= 2 && state < 2 && seen) {
 				pending = 1
 				at = $1
+				before = fresh ? cwnd : "-"
 			} else if ($14 < 2 && state >= 2) {
 				fresh = 0
 			}
 			state = $14
 		} else if ($6 == "probe") {
 			if (pending && state >= 2)
-				print cwnd, $8, at
+				print before, $8, at
 			pending = 0
-			fresh = 1
+			seen = fresh = 1
 			cwnd = $7
 		}
 	}' "$1"

@@ -26,7 +26,7 @@ for ca in bic_ref bpf_bic; do
 	probe_losses "/out/$tag.probe.csv" "$port" > "/tmp/$tag.loss"
 	losses[$ca]=$(wc -l < "/tmp/$tag.loss")
 	# Below low_window (14) BIC halves like Reno; beta shows only above.
-	awk '$1 > 14' "/tmp/$tag.loss" > "/tmp/$tag.big"
+	awk '$1 != "-" && $1 > 14' "/tmp/$tag.loss" > "/tmp/$tag.big"
 	nbig[$ca]=$(wc -l < "/tmp/$tag.big")
 	ratio[$ca]=$(awk '{ printf "%.4f\n", $2 / $1 }' "/tmp/$tag.big" | median)
 	peak[$ca]=$(awk -F, -v p="$port" '$3 == p && $6 == "probe" && $7 > m { m = $7 } END { print m + 0 }' \
