@@ -132,15 +132,15 @@ listening() {
 
 # probe_flow CA SECS TAG [IPERF3 ARGS]: one iperf3 flow snd -> rcv on CA,
 # traced by tcp_probe into /out/TAG.probe.csv (and, for bpf_* algorithms,
-# by bictrace into /out/TAG.csv), iperf3's JSON in /out/TAG.json and one ss
-# sample from mid-flow in /out/TAG.ss.  Cheaper than flow_run's 4 ss samples
-# a second, which cost real time under emulation.
+# by bictrace into /out/TAG.csv, unless BICTRACE=off), iperf3's JSON in
+# /out/TAG.json and one ss sample from mid-flow in /out/TAG.ss.  Cheaper than
+# flow_run's 4 ss samples a second, which cost real time under emulation.
 probe_flow() {
 	local ca=$1 secs=$2 tag=$3 tracer="" client rc=0
 	shift 3
 	in_rcv iperf3 -s -1 -D -p 5201
-	case $ca in
-	bpf_*)
+	case ${BICTRACE:-on}:$ca in
+	on:bpf_*)
 		bictrace -o "/out/$tag.csv" &
 		tracer=$!
 		wait_for 5 test -s "/out/$tag.csv"	# header: rings attached

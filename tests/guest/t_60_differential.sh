@@ -1,51 +1,82 @@
 #!/bin/bash
 # Differential test: bpf_bic against bic_ref, the same bic_math.h built as a
 # native kernel module, over one netem path (1 Mbit/s, 100 ms RTT, 30-packet
-# queue).  Both flows are traced by the kernel's tcp_probe tracepoint, the
+# queue).  All flows are traced by the kernel's tcp_probe tracepoint, the
 # same instrument for both, so what differs is the BPF plumbing, not the
-# measurement.  Runs are not packet-for-packet repeatable under emulation,
-# hence tolerances rather than equality.
+# measurement.
+#
+# One flow on a drop-tail queue is chaotic: a loss landing an ACK earlier
+# can cost a second reduction, and fast convergence then keeps Wmax lower
+# for the rest of the run.  Of 22 runs of 30 s, 19 had a mean cwnd within 4%
+# of 37 and 3 sat 4-8% lower.  So each algorithm runs twice, alternating,
+# and the comparisons are of the pooled runs, with tolerances rather than
+# equality.  Those runs go without bictrace: with the tracer busy in the
+# guest during bpf_bic's runs only, bpf_bic's mean cwnd averaged 3.7% below
+# bic_ref's over 6 pairs; without it, 0.0% over 5.  One more bpf_bic run,
+# with bictrace, then checks tcp_probe against bpf_bic's own record.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_trace.sh"
 
 secs=30
+runs=2
 modules_up
 check "insmod tcp_bic_ref.ko registers bic_ref" bic_ref_up
 check "bic_ref listed in tcp_available_congestion_control" ca_available bic_ref
 ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/t60
 
-declare -A bps losses ratio nbig peak
-for ca in bic_ref bpf_bic; do
-	tag=t60-$ca
-	net_up 1mbit 50 30
-	check "$ca flow completes, traced by tcp_probe" probe_flow "$ca" "$secs" "$tag"
-	check "ss shows the flow on $ca" grep -qE "(^|[[:space:]])${ca}[[:space:]].*cwnd:" "/out/$tag.ss"
-	port=$(data_port "/out/$tag.probe.csv")
-	bps[$ca]=$(jq '.end.sum_received.bits_per_second | floor' "/out/$tag.json")
-	probe_losses "/out/$tag.probe.csv" "$port" > "/tmp/$tag.loss"
-	losses[$ca]=$(wc -l < "/tmp/$tag.loss")
-	# Below low_window (14) BIC halves like Reno; beta shows only above.
-	awk '$1 != "-" && $1 > 14' "/tmp/$tag.loss" > "/tmp/$tag.big"
-	nbig[$ca]=$(wc -l < "/tmp/$tag.big")
-	ratio[$ca]=$(awk '{ printf "%.4f\n", $2 / $1 }' "/tmp/$tag.big" | median)
-	peak[$ca]=$(awk -F, -v p="$port" '$3 == p && $6 == "probe" && $7 > m { m = $7 } END { print m + 0 }' \
-		"/out/$tag.probe.csv")
-	cwnd_per_sec "/out/$tag.probe.csv" "$port" > "/tmp/$tag.cps"
-	info "$ca: goodput ${bps[$ca]} bit/s, ${losses[$ca]} loss events" \
-		"(${nbig[$ca]} above low_window), median ssthresh/cwnd ${ratio[$ca]:-none}," \
-		"peak cwnd ${peak[$ca]}; cwnd:ssthresh at losses: $(awk '{ printf "%s:%s;", $1, $2 }' "/tmp/$tag.loss")"
+declare -A bps losses ratio nbig
+rm -f /tmp/t60-*
+BICTRACE=off
+for ((r = 1; r <= runs; r++)); do
+	for ca in bic_ref bpf_bic; do
+		tag=t60-$ca-$r
+		net_up 1mbit 50 30
+		check "$ca run $r completes, traced by tcp_probe" probe_flow "$ca" "$secs" "$tag"
+		check "ss shows run $r on $ca" \
+			grep -qE "(^|[[:space:]])${ca}[[:space:]].*cwnd:" "/out/$tag.ss"
+		port=$(data_port "/out/$tag.probe.csv")
+		bps[$ca]=$(( ${bps[$ca]:-0} + $(jq '.end.sum_received.bits_per_second | floor' \
+			"/out/$tag.json") / runs ))
+		probe_losses "/out/$tag.probe.csv" "$port" > "/tmp/$tag.loss"
+		cat "/tmp/$tag.loss" >> "/tmp/t60-$ca.loss"
+		cwnd_per_sec "/out/$tag.probe.csv" "$port" > "/tmp/$tag.cps"
+		cat "/tmp/$tag.cps" >> "/tmp/t60-$ca.cps"
+		# after slow start's overshoot (over within 5 s here)
+		tail -n +6 "/tmp/$tag.cps" >> "/tmp/t60-$ca.steady"
+		info "$ca run $r: $(jq '.end.sum_received.bits_per_second | floor' "/out/$tag.json")" \
+			"bit/s; cwnd:ssthresh at losses: $(awk '{ printf "%s:%s;", $1, $2 }' "/tmp/$tag.loss")" \
+			"cwnd each second: $(paste -sd' ' "/tmp/$tag.cps")"
+	done
 done
+unset BICTRACE
+net_up 1mbit 50 30
+check "bpf_bic run traced by bictrace and tcp_probe" probe_flow bpf_bic 20 t60-bictrace
 net_down
+
+for ca in bic_ref bpf_bic; do
+	losses[$ca]=$(wc -l < "/tmp/t60-$ca.loss")
+	# Below low_window (14) BIC halves like Reno; beta shows only above.
+	awk '$1 != "-" && $1 > 14' "/tmp/t60-$ca.loss" > "/tmp/t60-$ca.big"
+	nbig[$ca]=$(wc -l < "/tmp/t60-$ca.big")
+	ratio[$ca]=$(awk '{ printf "%.4f\n", $2 / $1 }' "/tmp/t60-$ca.big" | median)
+	info "$ca: mean goodput ${bps[$ca]} bit/s, ${losses[$ca]} loss events" \
+		"(${nbig[$ca]} with a known cwnd above low_window)," \
+		"median ssthresh/cwnd ${ratio[$ca]:-none}"
+done
 
 ref=${bps[bic_ref]} bpf=${bps[bpf_bic]}
 check_cmp "bic_ref fills at least 80% of the link" "$ref" -ge 800000
 check_cmp "bpf_bic fills at least 80% of the link" "$bpf" -ge 800000
+# gap A B: |A - B| in per mille of the larger
+gap() {
+	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d
+		m = a > b ? a : b; printf "%d", m ? 1000 * d / m : 1000 }'
+}
 # One 1 Mbit/s bottleneck: 10% is far above run-to-run noise there, and far
 # below what a wrong growth function costs.
-gap=$(awk -v a="$ref" -v b="$bpf" 'BEGIN { d = a - b; if (d < 0) d = -d
-	m = a > b ? a : b; printf "%d", m ? 1000 * d / m : 1000 }')
-check_cmp "goodput gap of bpf_bic and bic_ref in per mille, at most 10%" "$gap" -le 100
+check_cmp "goodput gap of bpf_bic and bic_ref in per mille, at most 10%" \
+	"$(gap "$ref" "$bpf")" -le 100
 
 check_cmp "bic_ref saw congestion events" "${losses[bic_ref]}" -ge 2
 check_cmp "bpf_bic saw congestion events" "${losses[bpf_bic]}" -ge 2
@@ -68,27 +99,27 @@ rgap=$(awk -v a="${ratio[bic_ref]:-0}" -v b="${ratio[bpf_bic]:-1}" \
 	'BEGIN { d = a - b; if (d < 0) d = -d; printf "%d", 1000 * d }')
 check_cmp "median ssthresh/cwnd of bpf_bic and bic_ref within 0.03 (per mille gap)" "$rgap" -le 30
 
-# The cwnd traces themselves, second by second: a loss landing a moment
-# earlier in one run shifts a few seconds, hence the median; a different
-# growth or back-off function moves most of them.
-paste -d' ' /tmp/t60-bic_ref.cps /tmp/t60-bpf_bic.cps > /tmp/t60.cps
-info "cwnd at each second, bic_ref:bpf_bic: $(tr ' ' : < /tmp/t60.cps | paste -sd' ')"
-check_cmp "cwnd traces cover the flow second by second" \
-	"$(awk 'NF == 2' /tmp/t60.cps | wc -l)" -ge $((secs - 2))
-mgap=$(awk 'NF == 2 { a += $1; b += $2 } END { d = a - b; if (d < 0) d = -d
-	m = a > b ? a : b; printf "%d", m ? 1000 * d / m : 1000 }' /tmp/t60.cps)
-check_cmp "mean cwnd gap of bpf_bic and bic_ref in per mille, at most 15%" "$mgap" -le 150
-sgap=$(awk 'NF == 2 { d = $1 - $2; if (d < 0) d = -d; m = $1 > $2 ? $1 : $2
-	printf "%d\n", m ? 1000 * d / m : 0 }' /tmp/t60.cps | median | awk '{ printf "%.0f", $1 }')
-check_cmp "median per-second cwnd gap in per mille, at most 15%" "${sgap:-1000}" -le 150
+# The cwnd traces, by what phase cannot move: the runs' sawtooths do not line
+# up in time, but their level does.
+for ca in bic_ref bpf_bic; do
+	check_cmp "$ca: cwnd traced every second of every run" \
+		"$(wc -l < "/tmp/t60-$ca.cps")" -ge $((runs * (secs - 2)))
+done
+mean() { awk '{ s += $1 } END { if (NR) printf "%.2f", s / NR }' "$1"; }
+check_cmp "mean cwnd gap of bpf_bic and bic_ref in per mille, at most 15%" \
+	"$(gap "$(mean /tmp/t60-bic_ref.cps)" "$(mean /tmp/t60-bpf_bic.cps)")" -le 150
+check_cmp "steady-state median cwnd gap in per mille, at most 15%" \
+	"$(gap "$(median < /tmp/t60-bic_ref.steady)" "$(median < /tmp/t60-bpf_bic.steady)")" -le 150
 
 # The instrument agrees with bpf_bic's own record: every ssthresh tcp_probe
-# saw at a bpf_bic loss is one that bpf_bic's ssthresh op returned.
-bport=$(data_port /out/t60-bpf_bic.csv)
-awk -F, -v p="$bport" '$3 == p && $6 == "ssthresh" { print $11 }' /out/t60-bpf_bic.csv |
+# saw at a loss is one that bpf_bic's ssthresh op returned, by bictrace.
+port=$(data_port /out/t60-bictrace.csv)
+awk -F, -v p="$port" '$3 == p && $6 == "ssthresh" { print $11 }' /out/t60-bictrace.csv |
 	sort -u > /tmp/t60.ret
-awk '{ print $2 }' /tmp/t60-bpf_bic.loss | sort -u > /tmp/t60.seen
+probe_losses /out/t60-bictrace.probe.csv "$(data_port /out/t60-bictrace.probe.csv)" |
+	awk '{ print $2 }' | sort -u > /tmp/t60.seen
 check_cmp "bictrace recorded bpf_bic's ssthresh calls" "$(wc -l < /tmp/t60.ret)" -ge 1
+check_cmp "tcp_probe saw congestion events in the same run" "$(wc -l < /tmp/t60.seen)" -ge 1
 check "each ssthresh tcp_probe saw at a bpf_bic loss came from bpf_bic" \
 	no_output grep -vxFf /tmp/t60.ret /tmp/t60.seen
 
