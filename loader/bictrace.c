@@ -5,7 +5,9 @@
  *
  * The algorithm is usually registered by bpftool or ccctl, which keep no
  * file descriptor around to share, so the ring buffers are found by name
- * among the maps the kernel holds.
+ * among the maps the kernel holds.  A ring buffer nobody reads keeps what
+ * earlier connections left in it until it fills; the trace starts when
+ * bictrace does, so those records are skipped.
  */
 #include <argp.h>
 #include <arpa/inet.h>
@@ -26,6 +28,7 @@
 static struct env {
 	double duration;
 	const char *output;
+	__u64 since_ns;		/* CLOCK_MONOTONIC, as bpf_ktime_get_ns() */
 } env;
 
 static volatile sig_atomic_t exiting;
@@ -90,7 +93,7 @@ static int handle_event(void *ctx, void *data, size_t len)
 	char src[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN], epoch[16] = "";
 	const char *type = "?";
 
-	if (len < sizeof(*e))
+	if (len < sizeof(*e) || e->ts_ns < env.since_ns)
 		return 0;
 	if (e->type < sizeof(ev_names) / sizeof(ev_names[0]) && ev_names[e->type])
 		type = ev_names[e->type];
@@ -134,12 +137,17 @@ static int attach_rings(struct ring_buffer **rb, FILE *out)
 	return n;
 }
 
-static double now(void)
+static __u64 mono_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static double now(void)
+{
+	return mono_ns() / 1e9;
 }
 
 int main(int argc, char **argv)
@@ -160,6 +168,7 @@ int main(int argc, char **argv)
 	}
 	setvbuf(out, NULL, _IOLBF, 0);
 
+	env.since_ns = mono_ns();
 	err = attach_rings(&rb, out);
 	if (err <= 0) {
 		fprintf(stderr, "bictrace: %s\n", err ? strerror(-err) :

@@ -113,15 +113,20 @@ check_cmp "steady-state median cwnd gap in per mille, at most 15%" \
 
 # The instrument agrees with bpf_bic's own record: every ssthresh tcp_probe
 # saw at a loss is one that bpf_bic's ssthresh op returned, by bictrace.
-port=$(data_port /out/t60-bictrace.csv)
+# One connection, by its port in both traces.
+port=$(data_port /out/t60-bictrace.probe.csv)
 awk -F, -v p="$port" '$3 == p && $6 == "ssthresh" { print $11 }' /out/t60-bictrace.csv |
 	sort -u > /tmp/t60.ret
-probe_losses /out/t60-bictrace.probe.csv "$(data_port /out/t60-bictrace.probe.csv)" |
-	awk '{ print $2 }' | sort -u > /tmp/t60.seen
+probe_losses /out/t60-bictrace.probe.csv "$port" | awk '{ print $2 }' | sort -u > /tmp/t60.seen
 check_cmp "bictrace recorded bpf_bic's ssthresh calls" "$(wc -l < /tmp/t60.ret)" -ge 1
 check_cmp "tcp_probe saw congestion events in the same run" "$(wc -l < /tmp/t60.seen)" -ge 1
 check "each ssthresh tcp_probe saw at a bpf_bic loss came from bpf_bic" \
 	no_output grep -vxFf /tmp/t60.ret /tmp/t60.seen
+# The untraced runs left their records in the ring buffer; a trace starts
+# when bictrace does.
+last=$(tail -n 1 "/out/t60-bpf_bic-$runs.probe.csv" | cut -d, -f1)
+check_cmp "bictrace skipped what the untraced runs left in the ring (rows)" \
+	"$(awk -F, -v t="${last:-0}" 'NR > 1 && $1 <= t' /out/t60-bictrace.csv | wc -l)" -eq 0
 
 rm -rf /sys/fs/bpf/t60
 check "rmmod tcp_bic_ref once its sockets are gone" wait_for 30 rmmod tcp_bic_ref
