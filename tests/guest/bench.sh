@@ -89,7 +89,7 @@ single() {
 	read -r b1 t1 <<< "$(cpu_ticks)"
 	reap 5201
 	[ "$rc" -eq 0 ] || return 1
-	bps=$(jq '.end.sum_received.bits_per_second | floor' /tmp/cli.json)
+	bps=$(goodput /tmp/cli.json)
 	# iperf3 3.12's server died once in sysmalloc() writing its JSON under
 	# TCG; the client's numbers stand without it.
 	t90=$(jq -r --argjson r "$rate" \

@@ -18,7 +18,7 @@ check "kernel ran the flow on bpf_bic" grep -q 'bpf_bic.*cwnd:' /out/demo.ss
 
 port=$(data_port /out/demo.csv)
 awk -F, -v p="$port" '$3 == p' /out/demo.csv > /tmp/demo.flow
-bps=$(jq '.end.sum_received.bits_per_second | floor' /out/demo.json)
+bps=$(goodput /out/demo.json)
 check_cmp "goodput at least 80% of the link" "$bps" -ge 800000
 
 echo "# --- what bpf_bic did on the data connection (port $port)"

@@ -29,6 +29,11 @@ check_cmp() {
 
 info() { echo "# $*"; }
 
+# goodput JSON: whole bits per second the receiver got, from iperf3 -J.
+goodput() {
+	jq '.end.sum_received.bits_per_second | floor' "$1"
+}
+
 # summary: a run's closing line; fails if any check failed or none ran.
 summary() {
 	local passed failed

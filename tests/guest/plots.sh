@@ -25,7 +25,7 @@ run() {
 	shift 4
 	net_up 1mbit 50 "$limit" "$@"
 	check "$tag: traced flow" probe_flow "$ca" "$secs" "$tag"
-	bps=$(jq '.end.sum_received.bits_per_second | floor' "/out/$tag.json" 2>/dev/null)
+	bps=$(goodput "/out/$tag.json" 2>/dev/null)
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$scen" "$ca" "$secs" "${bps:-0}" "$limit" \
 		"1 Mbit/s, 100 ms RTT, $limit-packet queue${*:+, $*}" >> /out/runs.tsv
 	info "$tag: ${bps:-?} bit/s, $(($(wc -l < "/out/$tag.probe.csv") - 1)) tcp_probe samples"

@@ -12,7 +12,7 @@ net_up 1mbit 50 30
 check "iperf3 -C bpf_bic flow completes" flow_run bpf_bic 20 t20
 check "ss -ti shows the flow on bpf_bic" grep -q 'bpf_bic.*cwnd:' /out/t20.ss
 
-bps=$(jq '.end.sum_received.bits_per_second | floor' /out/t20.json)
+bps=$(goodput /out/t20.json)
 info "goodput ${bps} bit/s on a 1 Mbit/s link"
 check_cmp "goodput is at least 80% of the 1 Mbit/s link" "$bps" -ge 800000
 

@@ -36,15 +36,13 @@ for ((r = 1; r <= runs; r++)); do
 		check "ss shows run $r on $ca" \
 			grep -qE "(^|[[:space:]])${ca}[[:space:]].*cwnd:" "/out/$tag.ss"
 		port=$(data_port "/out/$tag.probe.csv")
-		bps[$ca]=$(( ${bps[$ca]:-0} + $(jq '.end.sum_received.bits_per_second | floor' \
-			"/out/$tag.json") / runs ))
-		probe_losses "/out/$tag.probe.csv" "$port" > "/tmp/$tag.loss"
-		cat "/tmp/$tag.loss" >> "/tmp/t60-$ca.loss"
-		cwnd_per_sec "/out/$tag.probe.csv" "$port" > "/tmp/$tag.cps"
-		cat "/tmp/$tag.cps" >> "/tmp/t60-$ca.cps"
+		run_bps=$(goodput "/out/$tag.json")
+		bps[$ca]=$(( ${bps[$ca]:-0} + run_bps / runs ))
+		probe_losses "/out/$tag.probe.csv" "$port" | tee "/tmp/$tag.loss" >> "/tmp/t60-$ca.loss"
+		cwnd_per_sec "/out/$tag.probe.csv" "$port" | tee "/tmp/$tag.cps" >> "/tmp/t60-$ca.cps"
 		# after slow start's overshoot (over within 5 s here)
 		tail -n +6 "/tmp/$tag.cps" >> "/tmp/t60-$ca.steady"
-		info "$ca run $r: $(jq '.end.sum_received.bits_per_second | floor' "/out/$tag.json")" \
+		info "$ca run $r: $run_bps" \
 			"bit/s; cwnd:ssthresh at losses: $(awk '{ printf "%s:%s;", $1, $2 }' "/tmp/$tag.loss")" \
 			"cwnd each second: $(paste -sd' ' "/tmp/$tag.cps")"
 	done
