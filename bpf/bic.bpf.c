@@ -4,7 +4,8 @@
  *
  * All window arithmetic lives in bic_math.h; this file only wires it to the
  * socket and records what it did.  Build with -DBIC_LEGACY_UNDO=1 (and a
- * different -DBIC_CA_NAME) to get the pre-2.6.11.7 undo behaviour.
+ * different -DBIC_CA_NAME) to get the pre-2.6.11.7 undo behaviour, and with
+ * -DBIC_NO_LINK=1 for kernels without struct_ops links.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -21,6 +22,10 @@
 
 #ifndef BIC_LEGACY_UNDO
 #define BIC_LEGACY_UNDO 0
+#endif
+
+#ifndef BIC_NO_LINK
+#define BIC_NO_LINK 0
 #endif
 
 /* tcp_congestion_ops.name is char[TCP_CA_NAME_MAX], NUL included. */
@@ -185,7 +190,16 @@ void BPF_PROG(bpf_bic_pkts_acked, struct sock *sk, const struct ack_sample *samp
 	bic_acked(&p->bic, sample->pkts_acked);
 }
 
+/*
+ * Since 6.4 a struct_ops map is registered through a link (BPF_F_LINK), which
+ * can be pinned and updated in place.  -DBIC_NO_LINK=1 builds the older form,
+ * registered by writing the map itself: the only one 6.1 takes.
+ */
+#if BIC_NO_LINK
+SEC(".struct_ops")
+#else
 SEC(".struct_ops.link")
+#endif
 struct tcp_congestion_ops bic_ops = {
 	.init		= (void *)bpf_bic_init,
 	.ssthresh	= (void *)bpf_bic_ssthresh,

@@ -3,10 +3,12 @@
  * ccctl: register BIC as a TCP congestion control, swap the implementation
  * behind a registered name, and move live connections between algorithms.
  *
- * A registration is a struct_ops link pinned at /sys/fs/bpf/ccctl/NAME/link:
- * the pin keeps the algorithm alive after ccctl exits, and it is how later
- * runs find it again.  Every command either completes or leaves the kernel
- * as it found it, and reports what went wrong in one line.
+ * A registration is a struct_ops link pinned at /sys/fs/bpf/ccctl/NAME/link
+ * or, on kernels without struct_ops links (before 6.4), the struct_ops map
+ * itself, registered by writing its value and pinned at .../NAME/map: the
+ * pin keeps the algorithm alive after ccctl exits, and it is how later runs
+ * find it again.  Every command either completes or leaves the kernel as it
+ * found it, and reports what went wrong in one line.
  */
 #define _GNU_SOURCE
 #include <argp.h>
@@ -31,6 +33,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bic_event.h"
+#include "features.h"
 #include "bic.skel.h"
 #include "bic_2611.skel.h"
 #include "migrate.skel.h"
@@ -52,6 +55,7 @@ enum {
 enum {
 	NEED_BTF	= 1 << 0,	/* loads BPF that is checked against vmlinux BTF */
 	NEED_BPFFS	= 1 << 1,	/* reads or writes pins */
+	NEED_FEATURES	= 1 << 2,	/* depends on what the kernel supports */
 };
 
 /* Long-only options get keys outside the character range. */
@@ -68,12 +72,15 @@ static struct env {
 	int nargs;		/* all positional arguments, even those not kept */
 } env;
 
+/* What the running kernel supports, probed once for commands that care. */
+static struct kernel_features kf;
+
 static const struct argp_option opts[] = {
 	{ "variant", KEY_VARIANT, "fixed|2611", 0,
 	  "BIC implementation to load (default: fixed)", 0 },
 	{ "name", KEY_NAME, "NAME", 0, "Load the algorithm under NAME instead of its own", 0 },
 	{ "object", KEY_OBJECT, "FILE", 0, "Load tcp_congestion_ops from a BPF object FILE", 0 },
-	{ "json", 'j', NULL, 0, "list/status: print JSON", 0 },
+	{ "json", 'j', NULL, 0, "list/status/features: print JSON", 0 },
 	{ "verbose", 'v', NULL, 0, "Let libbpf print its log", 0 },
 	{},
 };
@@ -90,7 +97,8 @@ static const char doc[] =
 	"                       replace the implementation behind NAME; running\n"
 	"                       connections keep the one they have\n"
 	"  migrate FROM TO      switch connections (in every network namespace)\n"
-	"                       from algorithm FROM to algorithm TO\n";
+	"                       from algorithm FROM to algorithm TO\n"
+	"  features             what this kernel supports (struct_ops links, swap)\n";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -184,6 +192,7 @@ static bool has_cap(int cap)
 static int check_system(unsigned int needs)
 {
 	struct statfs fs;
+	int err;
 
 	if (!has_cap(CAP_SYS_ADMIN) || !has_cap(CAP_NET_ADMIN))
 		return fail(0, "must run as root (needs CAP_SYS_ADMIN and CAP_NET_ADMIN)");
@@ -193,6 +202,11 @@ static int check_system(unsigned int needs)
 			    VMLINUX_BTF);
 	if ((needs & NEED_BPFFS) && (statfs(BPF_FS, &fs) || fs.f_type != BPF_FS_MAGIC))
 		return fail(0, "no BPF filesystem at %s (mount -t bpf bpf %s)", BPF_FS, BPF_FS);
+	if (needs & NEED_FEATURES) {
+		err = probe_features(&kf);
+		if (err)
+			return fail(err, "cannot probe the kernel's struct_ops support");
+	}
 	return 0;
 }
 
@@ -236,16 +250,21 @@ static bool ca_is_default(const char *name)
 	return !strcmp(cur, name);
 }
 
-/* Where the link of algorithm NAME is pinned; names are short, so are these. */
+/*
+ * Where the registration of algorithm NAME is pinned: its link, or its map
+ * where the kernel has no struct_ops links.  Names are short, so are these.
+ */
 struct pin {
 	char dir[64];
 	char link[64];
+	char map[64];
 };
 
 static void pin_paths(const char *name, struct pin *p)
 {
 	snprintf(p->dir, sizeof(p->dir), PIN_ROOT "/%.15s", name);
 	snprintf(p->link, sizeof(p->link), PIN_ROOT "/%.15s/link", name);
+	snprintf(p->map, sizeof(p->map), PIN_ROOT "/%.15s/map", name);
 }
 
 static int map_id(int fd, __u32 *id)
@@ -281,17 +300,40 @@ static int link_ids(int fd, __u32 *link_id, __u32 *map_id)
 	return 0;
 }
 
-static int open_registered(const char *name, struct bpf_link **link)
-{
+/* A registration ccctl pinned: an fd of the link or of the map, and where. */
+struct reg {
+	int fd;
+	bool is_link;
 	struct pin pin;
+	const char *path;	/* the pin fd came from */
+};
 
-	pin_paths(name, &pin);
-	*link = bpf_link__open(pin.link);
-	if (*link)
-		return 0;
-	if (errno == ENOENT)
-		return fail(0, "%s is not registered by ccctl (no %s)", name, pin.link);
-	return fail(-errno, "cannot open %s", pin.link);
+/* Open what is pinned for NAME without reporting; -errno if nothing is. */
+static int reg_get(const char *name, struct reg *r)
+{
+	pin_paths(name, &r->pin);
+	r->is_link = true;
+	r->path = r->pin.link;
+	r->fd = bpf_obj_get(r->path);
+	if (r->fd < 0 && errno == ENOENT) {
+		r->is_link = false;
+		r->path = r->pin.map;
+		r->fd = bpf_obj_get(r->path);
+	}
+	return r->fd < 0 ? -errno : 0;
+}
+
+static int open_registered(const char *name, struct reg *r)
+{
+	int err;
+
+	err = reg_get(name, r);
+	if (err == -ENOENT)
+		return fail(0, "%s is not registered by ccctl (nothing pinned in %s)",
+			    name, r->pin.dir);
+	if (err)
+		return fail(err, "cannot open %s", r->path);
+	return 0;
 }
 
 /* --- one loadable tcp_congestion_ops -------------------------------------- */
@@ -357,6 +399,7 @@ static int ca_open_file(struct ca_obj *ca)
 static int ca_open(struct ca_obj *ca)
 {
 	const char *variant = env.variant ?: "fixed";
+	__u32 flags;
 	int err;
 
 	if (env.object) {
@@ -393,6 +436,17 @@ static int ca_open(struct ca_obj *ca)
 		memset(ca->name, 0, CA_NAME_MAX);
 		memcpy(ca->name, env.name, strlen(env.name));
 	}
+
+	/*
+	 * SEC(".struct_ops") and SEC(".struct_ops.link") differ only in
+	 * BPF_F_LINK on the map: take an object of either style the way this
+	 * kernel can register it, through a link wherever there are links.
+	 */
+	flags = bpf_map__map_flags(ca->ops);
+	flags = kf.struct_ops_link ? flags | STRUCT_OPS_F_LINK : flags & ~STRUCT_OPS_F_LINK;
+	err = bpf_map__set_map_flags(ca->ops, flags);
+	if (err)
+		return fail(err, "cannot prepare %s", ca->what);
 	return 0;
 }
 
@@ -544,7 +598,8 @@ static int run_iter(void *ctx)
 
 /* --- commands ---------------------------------------------------------------- */
 
-static int pin_link(struct bpf_link *link, const char *name)
+/* Pin fd at the registration's path, creating its directory. */
+static int pin_reg(int fd, const char *name, const char *path)
 {
 	struct pin pin;
 	int err;
@@ -553,46 +608,84 @@ static int pin_link(struct bpf_link *link, const char *name)
 	if ((mkdir(PIN_ROOT, 0700) && errno != EEXIST) ||
 	    (mkdir(pin.dir, 0700) && errno != EEXIST))
 		return fail(-errno, "cannot create %s", pin.dir);
-	err = bpf_link__pin(link, pin.link);
+	err = bpf_obj_pin(fd, path);
 	if (err) {
 		rmdir(pin.dir);
-		return fail(err, "cannot pin %s at %s", name, pin.link);
+		return fail(err, "cannot pin %s at %s", name, path);
 	}
+	return 0;
+}
+
+static int register_failed(const char *name)
+{
+	if (errno == EEXIST)
+		return fail(0, "%s is already registered", name);
+	return fail(-errno, "cannot register %s", name);
+}
+
+/* 6.4+: a struct_ops link registers the map; pinned, it outlives ccctl. */
+static int register_link(const struct ca_obj *ca)
+{
+	struct bpf_link *link;
+	struct pin pin;
+	__u32 link_id, map;
+	int err;
+
+	link = bpf_map__attach_struct_ops(ca->ops);
+	if (!link)
+		return register_failed(ca->name);
+	pin_paths(ca->name, &pin);
+	err = pin_reg(bpf_link__fd(link), ca->name, pin.link);
+	if (!err && !link_ids(bpf_link__fd(link), &link_id, &map))
+		printf("registered %s: map %u, link %u, pinned at %s\n",
+		       ca->name, map, link_id, pin.link);
+	/* Closes our fd only: a pinned link stays, an unpinned one unregisters. */
+	bpf_link__destroy(link);
+	return err;
+}
+
+/*
+ * Before 6.4: writing the map's value registers it, and the kernel keeps
+ * the map for as long as it stays registered; deleting the element
+ * unregisters.  The pin is how ccctl finds it again.
+ */
+static int register_map(const struct ca_obj *ca)
+{
+	int fd = bpf_map__fd(ca->ops);
+	struct bpf_link *reg;
+	struct pin pin;
+	__u32 zero = 0, id;
+	int err;
+
+	/* libbpf writes the value it prepared at load; its "link" is the map fd. */
+	reg = bpf_map__attach_struct_ops(ca->ops);
+	if (!reg)
+		return register_failed(ca->name);
+	bpf_link__disconnect(reg);
+	bpf_link__destroy(reg);
+
+	pin_paths(ca->name, &pin);
+	err = pin_reg(fd, ca->name, pin.map);
+	if (err) {
+		bpf_map_delete_elem(fd, &zero);
+		return err;
+	}
+	if (!map_id(fd, &id))
+		printf("registered %s: map %u, no link (kernel before %s), pinned at %s\n",
+		       ca->name, id, STRUCT_OPS_LINK_SINCE, pin.map);
 	return 0;
 }
 
 static int cmd_register(void)
 {
-	struct bpf_link *link = NULL;
 	struct ca_obj ca = {};
-	__u32 link_id, map;
 	int err;
 
 	err = ca_open(&ca);
-	if (err)
-		goto out;
-	err = ca_load(&ca);
-	if (err)
-		goto out;
-
-	link = bpf_map__attach_struct_ops(ca.ops);
-	if (!link) {
-		if (errno == EEXIST)
-			err = fail(0, "%s is already registered", ca.name);
-		else
-			err = fail(-errno, "cannot register %s", ca.name);
-		goto out;
-	}
-	err = pin_link(link, ca.name);
-	if (err)
-		goto out;
-
-	if (!link_ids(bpf_link__fd(link), &link_id, &map))
-		printf("registered %s: map %u, link %u, pinned at %s\n",
-		       ca.name, map, link_id, bpf_link__pin_path(link));
-out:
-	/* Closes our fd only: a pinned link stays, an unpinned one unregisters. */
-	bpf_link__destroy(link);
+	if (!err)
+		err = ca_load(&ca);
+	if (!err)
+		err = kf.struct_ops_link ? register_link(&ca) : register_map(&ca);
 	ca_close(&ca);
 	return err;
 }
@@ -600,11 +693,11 @@ out:
 static int cmd_unregister(void)
 {
 	const char *name = env.args[1];
-	struct bpf_link *link;
-	struct pin pin;
+	struct reg r;
+	__u32 zero = 0;
 	int err;
 
-	err = open_registered(name, &link);
+	err = open_registered(name, &r);
 	if (err)
 		return err;
 	/* A default that is no longer listed could never be replaced by name. */
@@ -614,31 +707,42 @@ static int cmd_unregister(void)
 		goto out;
 	}
 
-	/* Detach, rather than only unpin, so that no stray fd keeps it registered. */
-	err = bpf_link__detach(link);
-	if (err && err != -EOPNOTSUPP) {
+	/*
+	 * Detach, rather than only unpin, so that no stray fd keeps it
+	 * registered; a map that is no longer registered (ENOENT) is only
+	 * unpinned.
+	 */
+	if (r.is_link) {
+		err = bpf_link_detach(r.fd);
+		if (err == -EOPNOTSUPP)
+			err = 0;
+	} else {
+		err = bpf_map_delete_elem(r.fd, &zero);
+		if (err == -ENOENT)
+			err = 0;
+	}
+	if (err) {
 		err = fail(err, "cannot unregister %s", name);
 		goto out;
 	}
-	err = bpf_link__unpin(link);
-	if (err) {
-		err = fail(err, "cannot remove %s", bpf_link__pin_path(link));
+	if (unlink(r.path)) {
+		err = fail(-errno, "cannot remove %s", r.path);
 		goto out;
 	}
-	pin_paths(name, &pin);
-	rmdir(pin.dir);
+	rmdir(r.pin.dir);
 	printf("unregistered %s\n", name);
 out:
-	bpf_link__destroy(link);
+	close(r.fd);
 	return err;
 }
 
 struct ca_entry {
 	char name[CA_NAME_MAX];
 	__u32 map_id;
-	__u32 link_id;
+	__u32 link_id;		/* 0: registered through its map, no link */
 	unsigned long sockets;
 	bool is_default;
+	char pinned[64];
 };
 
 struct ca_list {
@@ -687,8 +791,8 @@ static int read_registered(struct ca_list *l, const char *only)
 {
 	struct ca_entry *e;
 	struct dirent *de;
-	struct pin pin;
-	int fd, err = 0;
+	struct reg r;
+	int err = 0;
 	DIR *d;
 
 	d = opendir(PIN_ROOT);
@@ -697,13 +801,11 @@ static int read_registered(struct ca_list *l, const char *only)
 	while (d && (de = readdir(d))) {
 		if (!valid_name(de->d_name) || (only && strcmp(only, de->d_name)))
 			continue;
-		pin_paths(de->d_name, &pin);
-		fd = bpf_obj_get(pin.link);
-		if (fd < 0)
+		if (reg_get(de->d_name, &r))
 			continue;	/* not one of ours */
 		e = realloc(l->e, (l->n + 1) * sizeof(*e));
 		if (!e) {
-			close(fd);
+			close(r.fd);
 			err = fail(-ENOMEM, "cannot list %s", PIN_ROOT);
 			break;
 		}
@@ -712,9 +814,13 @@ static int read_registered(struct ca_list *l, const char *only)
 		memset(e, 0, sizeof(*e));
 		snprintf(e->name, sizeof(e->name), "%s", de->d_name);
 		e->is_default = ca_is_default(e->name);
+		snprintf(e->pinned, sizeof(e->pinned), "%s", r.path);
 		/* Unreadable info shows as id 0, like a detached link. */
-		link_ids(fd, &e->link_id, &e->map_id);
-		close(fd);
+		if (r.is_link)
+			link_ids(r.fd, &e->link_id, &e->map_id);
+		else
+			map_id(r.fd, &e->map_id);
+		close(r.fd);
 	}
 	if (d)
 		closedir(d);
@@ -740,7 +846,6 @@ static void json_string(const char *s)
 static void print_list(const struct ca_list *l)
 {
 	const struct ca_entry *e;
-	struct pin pin;
 	int i;
 
 	if (!env.json)
@@ -750,17 +855,16 @@ static void print_list(const struct ca_list *l)
 		putchar('[');
 	for (i = 0; i < l->n; i++) {
 		e = &l->e[i];
-		pin_paths(e->name, &pin);
 		if (!env.json) {
 			printf("%-15s %7u %7u %7lu %-7s %s\n", e->name, e->map_id, e->link_id,
-			       e->sockets, e->is_default ? "yes" : "no", pin.link);
+			       e->sockets, e->is_default ? "yes" : "no", e->pinned);
 			continue;
 		}
 		printf("%s{\"name\":", i ? "," : "");
 		json_string(e->name);
 		printf(",\"map_id\":%u,\"link_id\":%u,\"sockets\":%lu,\"default\":%s,\"pinned\":",
 		       e->map_id, e->link_id, e->sockets, e->is_default ? "true" : "false");
-		json_string(pin.link);
+		json_string(e->pinned);
 		putchar('}');
 	}
 	if (env.json)
@@ -907,17 +1011,23 @@ static int swap_link(int link_fd, const struct ca_obj *ca)
 static int cmd_swap(void)
 {
 	const char *name = env.args[1];
-	struct bpf_link *link = NULL;
 	struct ca_obj ca = {};
 	__u32 link_id, old_map, new_map;
+	struct reg r;
 	int err;
 
-	err = open_registered(name, &link);
+	/* Before 6.4 only a new registration under another name can take over. */
+	if (!kf.struct_ops_update)
+		return fail(0, "cannot swap %s: this kernel cannot update a registered "
+			    "struct_ops in place (BPF_LINK_UPDATE on struct_ops links, Linux %s); "
+			    "register under another name (--name), then migrate %s NEWNAME",
+			    name, STRUCT_OPS_LINK_SINCE, name);
+
+	err = open_registered(name, &r);
 	if (err)
 		return err;
-	err = link_ids(bpf_link__fd(link), &link_id, &old_map);
-	if (err) {
-		err = fail(err, "%s is not a struct_ops link", bpf_link__pin_path(link));
+	if (!r.is_link || link_ids(r.fd, &link_id, &old_map)) {
+		err = fail(0, "%s is not a struct_ops link: cannot swap %s", r.path, name);
 		goto out;
 	}
 	err = ca_open(&ca);
@@ -933,7 +1043,7 @@ static int cmd_swap(void)
 	if (err)
 		goto out;
 
-	err = swap_link(bpf_link__fd(link), &ca);
+	err = swap_link(r.fd, &ca);
 	if (err == -EINVAL)
 		err = fail(err, "kernel refused to swap %s (still registered under that name?)",
 			   name);
@@ -945,7 +1055,7 @@ static int cmd_swap(void)
 	if (!map_id(bpf_map__fd(ca.ops), &new_map))
 		printf("swapped %s: map %u -> %u, link %u\n", name, old_map, new_map, link_id);
 out:
-	bpf_link__destroy(link);
+	close(r.fd);
 	ca_close(&ca);
 	return err;
 }
@@ -998,6 +1108,20 @@ out:
 	return err;
 }
 
+static int cmd_features(void)
+{
+	if (env.json)
+		printf("{\"struct_ops_link\":%s,\"struct_ops_update\":%s}\n",
+		       kf.struct_ops_link ? "true" : "false",
+		       kf.struct_ops_update ? "true" : "false");
+	else
+		printf("struct_ops links:   %s\nswap (link update): %s\n",
+		       kf.struct_ops_link ? "yes" : "no (registered through the map, Linux < "
+		       STRUCT_OPS_LINK_SINCE ")",
+		       kf.struct_ops_update ? "yes" : "no (Linux < " STRUCT_OPS_LINK_SINCE ")");
+	return 0;
+}
+
 /* --- command line ---------------------------------------------------------- */
 
 static const struct command {
@@ -1009,14 +1133,16 @@ static const struct command {
 	int (*run)(void);
 } commands[] = {
 	{ "register", "register [--variant fixed|2611] [--name NAME] [--object FILE]", 0, 0,
-	  OPT_VARIANT | OPT_NAME | OPT_OBJECT, NEED_BTF | NEED_BPFFS, cmd_register },
+	  OPT_VARIANT | OPT_NAME | OPT_OBJECT, NEED_BTF | NEED_BPFFS | NEED_FEATURES, cmd_register },
 	{ "unregister", "unregister NAME", 1, 1, 0, NEED_BPFFS, cmd_unregister },
 	{ "list", "list [--json]", 0, 0, OPT_JSON, NEED_BTF | NEED_BPFFS, cmd_list },
 	{ "status", "status [NAME] [--json]", 0, 1, OPT_JSON, NEED_BTF | NEED_BPFFS, cmd_list },
 	{ "set-default", "set-default NAME", 1, 1, 0, 0, cmd_set_default },
 	{ "swap", "swap NAME [--variant fixed|2611] [--name NAME] [--object FILE]", 1, 1,
-	  OPT_VARIANT | OPT_NAME | OPT_OBJECT, NEED_BTF | NEED_BPFFS, cmd_swap },
+	  OPT_VARIANT | OPT_NAME | OPT_OBJECT, NEED_BTF | NEED_BPFFS | NEED_FEATURES, cmd_swap },
 	{ "migrate", "migrate FROM TO", 2, 2, 0, NEED_BTF, cmd_migrate },
+	{ "features", "features [--json]", 0, 0, OPT_JSON, NEED_BTF | NEED_FEATURES,
+	  cmd_features },
 };
 
 /* In OPT_* bit order. */
