@@ -13,16 +13,23 @@
 
 include vm-image/versions.mk
 
+# Guest kernels to build for and run on; the first one is the primary.
+KERNELS		?= $(KERNELS_ALL)
+KPRIMARY	:= $(KERNEL_PRIMARY)
+KGUEST		:= $(firstword $(KERNELS))
+
 BUILD		:= build
-KROOT		:= $(BUILD)/kernel
 TOOLS		:= $(BUILD)/tools
-VMLINUZ		:= $(KROOT)/boot/vmlinuz-$(KVER)
 BPFTOOL		:= $(TOOLS)/usr/sbin/bpftool
 LIBBPF_A	:= $(TOOLS)/usr/lib/x86_64-linux-gnu/libbpf.a
 VMLINUX_H	:= $(BUILD)/vmlinux-gen/vmlinux.h
-INITRD		:= $(BUILD)/initramfs.cpio.gz
 GUEST		:= $(BUILD)/guest
 STAMP_DEPS	:= $(BUILD)/.host-deps
+
+# Everything of kernel K lives under $(BUILD)/k/K.
+kdir		= $(BUILD)/k/$(1)
+vmlinuz		= $(BUILD)/k/$(1)/root/boot/vmlinuz-$(KVER_$(1))
+initrd		= $(BUILD)/k/$(1)/initramfs.cpio.gz
 
 CLANG		?= clang
 CC		?= cc
@@ -38,18 +45,25 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-# Both BPF objects come from one source: the fixed algorithm and the 2.6.11
-# undo it replaced, kept only to reproduce the bug side by side.
-BPF_OBJS	:= $(BUILD)/bpf/bic.bpf.o $(BUILD)/bpf/bic_2611.bpf.o
+# All BPF objects come from one source: the fixed algorithm and the 2.6.11
+# undo it replaced (kept only to reproduce the bug side by side), each in
+# two forms.  bic.bpf.o is registered through a struct_ops link (6.4+);
+# nolink/bic.bpf.o is the pre-6.4 form, registered by writing the map
+# itself, the only form bpftool can register on 6.1 (same object name, so
+# its maps are named alike).  ccctl takes either on any kernel.
+BPF_OBJS	:= $(addprefix $(BUILD)/bpf/,bic.bpf.o bic_2611.bpf.o)
+BPF_NOLINK_OBJS	:= $(addprefix $(BUILD)/bpf/nolink/,bic.bpf.o bic_2611.bpf.o)
 SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/migrate.skel.h
 UNIT_TESTS	:= $(BUILD)/tests/test_bic_math
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
+LOADER_SRCS	:= $(wildcard loader/*.c loader/*.h)
 GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl
+INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
 .PHONY: all deps demo test unit-test vm-test initramfs kmod plots bench clean distclean
 .DELETE_ON_ERROR:
 
-all: $(BPF_OBJS) $(UNIT_TESTS) $(INITRD)
+all: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(UNIT_TESTS) $(INITRDS)
 
 deps: $(STAMP_DEPS)
 $(STAMP_DEPS): vm-image/host-deps.sh
@@ -57,30 +71,81 @@ $(STAMP_DEPS): vm-image/host-deps.sh
 	$(Q)./vm-image/host-deps.sh
 	$(Q)mkdir -p $(@D) && touch $@
 
-# --- pinned Debian packages, unpacked into the build folder ---------------
-$(BUILD)/debs/.fetched: vm-image/versions.mk vm-image/fetch-debs.sh | $(STAMP_DEPS)
-	$(call msg,FETCH,linux-image $(KVER) bpftool $(BPFTOOL_VER) libbpf $(LIBBPF_VER))
-	$(Q)./vm-image/fetch-debs.sh $(BUILD) linux-image-$(KVER)=$(KPKG_VER) \
-		bpftool=$(BPFTOOL_VER) libbpf-dev=$(LIBBPF_VER)
+FETCH		= ./vm-image/fetch-debs.sh $(BUILD) "$(DEB_SUITES)"
+
+# --- BPF userspace, pinned, unpacked into the build folder -------------------
+$(BUILD)/debs/.fetched-tools: vm-image/versions.mk vm-image/fetch-debs.sh | $(STAMP_DEPS)
+	$(call msg,FETCH,bpftool $(BPFTOOL_VER) libbpf $(LIBBPF_VER))
+	$(Q)$(FETCH) bpftool=$(BPFTOOL_VER) libbpf-dev=$(LIBBPF_VER)
 	$(Q)touch $@
 
-$(VMLINUZ): $(BUILD)/debs/.fetched
-	$(call msg,UNPACK,$(KROOT))
-	$(Q)rm -rf $(KROOT) && mkdir -p $(KROOT)
-	$(Q)dpkg-deb -x $(BUILD)/debs/linux-image-$(KVER)_*.deb $(KROOT)
-	$(Q)depmod -b $(KROOT) $(KVER)
-	$(Q)touch $@
-
-$(BPFTOOL) $(LIBBPF_A) &: $(BUILD)/debs/.fetched
+$(BPFTOOL) $(LIBBPF_A) &: $(BUILD)/debs/.fetched-tools
 	$(call msg,UNPACK,$(TOOLS))
 	$(Q)rm -rf $(TOOLS) && mkdir -p $(TOOLS)
 	$(Q)for d in $(BUILD)/debs/bpftool_*.deb $(BUILD)/debs/libbpf-dev_*.deb; do \
 		dpkg-deb -x $$d $(TOOLS) || exit 1; done
 	$(Q)touch $(BPFTOOL) $(LIBBPF_A)
 
-$(VMLINUX_H): $(VMLINUZ) $(BPFTOOL) vmlinux-gen/gen.sh
+# --- one guest kernel: image, headers, bic_ref, guest tree, initramfs --------
+# kbuild of 6.12 builds external modules only inside M=, so M= is a folder
+# of links under build/ and the source tree stays free of kbuild droppings.
+# Module BTF is skipped: nothing attaches BPF to bic_ref, and it would need
+# pahole on the host.  A kernel with KMOD_SKIP_K set gets no bic_ref, and
+# its guest a file saying why (tests report that as a skip).
+# CONFIG_HZ reaches the BPF program as a __kconfig extern, which libbpf
+# reads from /boot/config-$(uname -r): these kernels have no /proc/config.gz.
+define kernel_rules
+$(call kdir,$(1))/.fetched: vm-image/versions.mk vm-image/fetch-debs.sh | $(STAMP_DEPS)
+	$$(call msg,FETCH,$(KIMG_$(1)) $(KPKG_$(1)))
+	$(Q)$(FETCH) $(addsuffix =$(KPKG_$(1)),$(KIMG_$(1)))
+	$(Q)mkdir -p $$(@D) && touch $$@
+
+$(call vmlinuz,$(1)): $(call kdir,$(1))/.fetched vm-image/unpack-kernel.sh
+	$$(call msg,UNPACK,$(call kdir,$(1))/root)
+	$(Q)./vm-image/unpack-kernel.sh $(call kdir,$(1))/root $(KVER_$(1)) \
+		$(foreach p,$(KIMG_$(1)),$(BUILD)/debs/$(p)_$(subst :,%3a,$(KPKG_$(1)))_amd64.deb)
+	$(Q)touch $$@
+
+$(call kdir,$(1))/.fetched-headers: vm-image/versions.mk vm-image/fetch-debs.sh | $(STAMP_DEPS)
+	$$(call msg,FETCH,$(firstword $(KHDR_$(1))) $(KPKG_$(1)))
+	$(Q)$(FETCH) $(addsuffix =$(KPKG_$(1)),$(KHDR_$(1)))
+	$(Q)mkdir -p $$(@D) && touch $$@
+
+$(call kdir,$(1))/kheaders/.unpacked: $(call kdir,$(1))/.fetched-headers vm-image/unpack-kheaders.sh
+	$$(call msg,UNPACK,$(call kdir,$(1))/kheaders)
+	$(Q)./vm-image/unpack-kheaders.sh $(call kdir,$(1))/kheaders \
+		$(foreach p,$(KHDR_$(1)),$$(wildcard $(BUILD)/debs/$(p)_$(KPKG_$(1))_*.deb))
+	$(Q)touch $$@
+
+$(call kdir,$(1))/kmod/tcp_bic_ref.ko: kmod/tcp_bic_ref.c kmod/Kbuild bpf/bic_math.h \
+		$(call kdir,$(1))/kheaders/.unpacked
+	$$(call msg,KMOD,$$@)
+	$(Q)mkdir -p $$(@D) && ln -sf $(abspath kmod/tcp_bic_ref.c kmod/Kbuild) $$(@D)/
+	$(Q)$(MAKE) $(if $(Q),-s) -C $(call kdir,$(1))/kheaders/usr/src/linux-headers-$(KVER_$(1)) \
+		M=$(abspath $(call kdir,$(1))/kmod) BIC_INC=$(abspath bpf) \
+		CONFIG_DEBUG_INFO_BTF_MODULES= modules
+
+$(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
+		$(if $(KMOD_SKIP_$(1)),,$(call kdir,$(1))/kmod/tcp_bic_ref.ko)
+	$$(call msg,GUEST,$(call kdir,$(1))/guest)
+	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod
+	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
+	$(Q)$(if $(KMOD_SKIP_$(1)),echo '$(KMOD_SKIP_$(1))' > $$(@D)/opt/bic/kmod/SKIP,\
+		cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $$(@D)/opt/bic/kmod/)
+	$(Q)touch $$@
+
+$(call initrd,$(1)): $(call vmlinuz,$(1)) $(call kdir,$(1))/guest/.done $(GUEST)/.done \
+		$(BPFTOOL) vm-image/init vm-image/mkinitramfs.sh
+	$$(call msg,INITRD,$$@)
+	$(Q)./vm-image/mkinitramfs.sh $$@ $(call kdir,$(1))/root $(KVER_$(1)) $(BPFTOOL) \
+		$(GUEST) $(call kdir,$(1))/guest
+endef
+$(foreach k,$(KERNELS_ALL),$(eval $(call kernel_rules,$(k))))
+
+# One vmlinux.h, from the primary kernel's BTF: the objects are CO-RE.
+$(VMLINUX_H): $(call vmlinuz,$(KPRIMARY)) $(BPFTOOL) vmlinux-gen/gen.sh
 	$(call msg,GEN,$@)
-	$(Q)mkdir -p $(@D) && ./vmlinux-gen/gen.sh $(VMLINUZ) $(BPFTOOL) $@
+	$(Q)mkdir -p $(@D) && ./vmlinux-gen/gen.sh $(call vmlinuz,$(KPRIMARY)) $(BPFTOOL) $@
 
 # --- BPF programs ----------------------------------------------------------
 BPF_DEPS := $(VMLINUX_H) $(BPFTOOL) $(wildcard bpf/*.h)
@@ -92,6 +157,15 @@ $(BUILD)/bpf/bic.bpf.o: bpf/bic.bpf.c $(BPF_DEPS)
 $(BUILD)/bpf/bic_2611.bpf.o: bpf/bic.bpf.c $(BPF_DEPS)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -DBIC_LEGACY_UNDO=1 \
+		-DBIC_CA_NAME='"bpf_bic_2611"' -c $< -o $@
+
+$(BUILD)/bpf/nolink/bic.bpf.o: bpf/bic.bpf.c $(BPF_DEPS)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -DBIC_NO_LINK=1 -c $< -o $@
+
+$(BUILD)/bpf/nolink/bic_2611.bpf.o: bpf/bic.bpf.c $(BPF_DEPS)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -DBIC_LEGACY_UNDO=1 -DBIC_NO_LINK=1 \
 		-DBIC_CA_NAME='"bpf_bic_2611"' -c $< -o $@
 
 $(BUILD)/bpf/migrate.bpf.o: bpf/migrate.bpf.c $(BPF_DEPS)
@@ -108,48 +182,24 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 # --- user-space tools run in the guest -------------------------------------
 LOADER_CFLAGS := $(CFLAGS) -Wno-unused-parameter -I$(TOOLS)/usr/include -I$(BUILD)/bpf -Ibpf
 LOADER_LIBS := $(LIBBPF_A) -lelf -lz
+CCCTL_OBJS := $(addprefix $(BUILD)/loader/,ccctl.o features.o)
 
-$(BUILD)/loader/%: loader/%.c $(LIBBPF_A) bpf/bic_event.h
+$(BUILD)/loader/%.o: loader/%.c $(LIBBPF_A) $(wildcard loader/*.h) bpf/bic_event.h
 	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CFLAGS) $< $(LOADER_LIBS) -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CFLAGS) -c $< -o $@
 
 # ccctl embeds its BPF objects as skeletons.
-$(BUILD)/loader/ccctl: $(SKELS)
+$(BUILD)/loader/ccctl.o: $(SKELS)
 
-# --- bic_ref, the native reference module -----------------------------------
-# BIC as a plain kernel module built from bic_math.h, what bpf_bic is compared
-# against.  kbuild runs from the pinned guest kernel's own headers packages,
-# unpacked under build/ like the kernel.
-KFLAVOUR	:= cloud-amd64
-KHDR_PKGS	:= linux-headers-$(KVER) linux-headers-$(KVER:%-$(KFLAVOUR)=%)-common \
-		   linux-kbuild-$(KVER:%-$(KFLAVOUR)=%)
-KHDR_ROOT	:= $(BUILD)/kheaders
-KHDR		:= $(KHDR_ROOT)/usr/src/linux-headers-$(KVER)
-KMOD_DIR	:= $(BUILD)/kmod
-GUEST_KMODS	:= $(KMOD_DIR)/tcp_bic_ref.ko
+$(BUILD)/loader/ccctl: $(CCCTL_OBJS)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LOADER_LIBS) -o $@
 
-$(BUILD)/debs/.fetched-headers: vm-image/versions.mk vm-image/fetch-debs.sh | $(STAMP_DEPS)
-	$(call msg,FETCH,linux-headers $(KVER))
-	$(Q)./vm-image/fetch-debs.sh $(BUILD) $(addsuffix =$(KPKG_VER),$(KHDR_PKGS))
-	$(Q)touch $@
+$(BUILD)/loader/bictrace: $(BUILD)/loader/bictrace.o
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LOADER_LIBS) -o $@
 
-$(KHDR)/.config: $(BUILD)/debs/.fetched-headers vm-image/unpack-kheaders.sh
-	$(call msg,UNPACK,$(KHDR_ROOT))
-	$(Q)./vm-image/unpack-kheaders.sh $(KHDR_ROOT) \
-		$(foreach p,$(KHDR_PKGS),$(wildcard $(BUILD)/debs/$(p)_$(KPKG_VER)_*.deb))
-	$(Q)touch $@
-
-# kbuild of 6.12 builds external modules only inside M=, so M= is a folder
-# of links under build/ and the source tree stays free of kbuild droppings.
-# Module BTF is skipped: nothing attaches BPF to bic_ref, and it would need
-# pahole on the host.
-$(GUEST_KMODS): kmod/tcp_bic_ref.c kmod/Kbuild bpf/bic_math.h $(KHDR)/.config
-	$(call msg,KMOD,$@)
-	$(Q)mkdir -p $(@D) && ln -sf $(abspath kmod/tcp_bic_ref.c kmod/Kbuild) $(@D)/
-	$(Q)$(MAKE) $(if $(Q),-s) -C $(KHDR) M=$(abspath $(@D)) BIC_INC=$(abspath bpf) \
-		CONFIG_DEBUG_INFO_BTF_MODULES= modules
-
-kmod: $(GUEST_KMODS)
+kmod: $(foreach k,$(KERNELS),$(if $(KMOD_SKIP_$(k)),,$(call kdir,$(k))/kmod/tcp_bic_ref.ko))
 
 # --- host unit tests -----------------------------------------------------
 $(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c bpf/bic_math.h | $(STAMP_DEPS)
@@ -160,79 +210,78 @@ unit-test: $(UNIT_TESTS)
 	$(Q)for t in $^; do $$t || exit 1; done
 
 # --- guest image -----------------------------------------------------------
-# CONFIG_HZ reaches the BPF program as a __kconfig extern, which libbpf
-# reads from /boot/config-$(uname -r): this kernel has no /proc/config.gz.
-$(INITRD): $(VMLINUZ) $(BPFTOOL) $(BPF_OBJS) $(GUEST_BINS) $(GUEST_KMODS) $(GUEST_TESTS) \
-	   vm-image/init vm-image/mkinitramfs.sh
+# What every guest shares; each kernel's initramfs adds its own tree on top.
+$(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(GUEST_BINS) $(GUEST_TESTS)
 	$(call msg,GUEST,$(GUEST))
-	$(Q)rm -rf $(GUEST) && mkdir -p $(GUEST)/opt/bic/bpf $(GUEST)/opt/bic/tests \
-		$(GUEST)/opt/bic/kmod $(GUEST)/usr/sbin $(GUEST)/boot
-	$(Q)cp $(KROOT)/boot/config-$(KVER) $(GUEST)/boot/
+	$(Q)rm -rf $(GUEST) && mkdir -p $(GUEST)/opt/bic/bpf/nolink $(GUEST)/opt/bic/tests \
+		$(GUEST)/usr/sbin
 	$(Q)cp $(BPF_OBJS) $(GUEST)/opt/bic/bpf/
+	$(Q)cp $(BPF_NOLINK_OBJS) $(GUEST)/opt/bic/bpf/nolink/
 	$(Q)cp $(GUEST_BINS) $(GUEST)/usr/sbin/
 	$(Q)cp $(GUEST_TESTS) $(GUEST)/opt/bic/tests/
-	$(Q)cp $(GUEST_KMODS) $(GUEST)/opt/bic/kmod/
-	$(call msg,INITRD,$@)
-	$(Q)./vm-image/mkinitramfs.sh $@ $(KROOT) $(KVER) $(BPFTOOL) $(GUEST)
+	$(Q)touch $@
 
-initramfs: $(INITRD)
+initramfs: $(INITRDS)
 
-# GUEST_CMD runs inside the guest from /opt/bic (e.g. GUEST_CMD=tests/t_20_flow.sh
-# for one test); files it leaves in /out land in VM_OUT.
+# GUEST_CMD runs inside each guest of KERNELS from /opt/bic (e.g.
+# GUEST_CMD=tests/t_20_flow.sh for one test); files it leaves in /out land
+# in VM_OUT/K.
 GUEST_CMD	?= tests/run-all.sh
 VM_OUT		?= $(BUILD)/out
-VM_LOG		?= $(BUILD)/vm-test.log
-RUN_VM = env KERNEL=$(VMLINUZ) INITRD=$(INITRD) ACCEL_CACHE=$(BUILD)/accel ./vm-image/run-vm.sh \
-	 --log $(VM_LOG) --out $(VM_OUT)
+VM_LOG		?= $(BUILD)/vm-test
+RUN_VM = env KERNEL=$(call vmlinuz,$(1)) INITRD=$(call initrd,$(1)) ACCEL_CACHE=$(BUILD)/accel \
+	 ./vm-image/run-vm.sh
+# Only the runner's own test wants one kernel; the first one will do.
+RUNNER_ENV = KERNEL=$(call vmlinuz,$(KGUEST)) INITRD=$(call initrd,$(KGUEST)) ACCEL_CACHE=$(BUILD)/accel
+# The suite on every kernel of KERNELS, GUEST_JOBS guests at a time.
+GUEST_JOBS	?= 2
+SUITE = ./tests/run.sh --jobs $(GUEST_JOBS) --out $(VM_OUT) --log $(VM_LOG) \
+	--kernels "$(foreach k,$(KERNELS),$(k):$(call vmlinuz,$(k)):$(call initrd,$(k)))"
 
-vm-test: $(INITRD)
-	$(call msg,VM,$(GUEST_CMD))
-	$(Q)$(RUN_VM) -- $(GUEST_CMD)
+vm-test: $(INITRDS)
+	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) -- $(GUEST_CMD)
 
 # The runner's own test boots small guests of its own to check that status,
 # panics and hangs come back as they should.
-test: $(UNIT_TESTS) $(INITRD)
-	$(Q)KERNEL=$(VMLINUZ) INITRD=$(INITRD) ACCEL_CACHE=$(BUILD)/accel \
-		./tests/run.sh $(UNIT_TESTS) tests/runner/test_run_vm.sh -- $(RUN_VM) -- $(GUEST_CMD)
+test: $(UNIT_TESTS) $(INITRDS)
+	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) $(foreach u,$(UNIT_TESTS),--unit $(u)) \
+		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" -- $(GUEST_CMD)
 
-demo: VM_OUT := $(BUILD)/demo
-demo: VM_LOG := $(BUILD)/demo.log
-demo: $(INITRD)
-	$(call msg,VM,demo)
-	$(Q)$(RUN_VM) -- tests/demo.sh
+demo: $(call initrd,$(KGUEST))
+	$(call msg,VM,demo on $(KGUEST))
+	$(Q)$(call RUN_VM,$(KGUEST)) --log $(BUILD)/demo.log --out $(BUILD)/demo -- tests/demo.sh
 
-# Guest runs that leave traces and tables in their own VM_OUT; the host then
-# turns them into build/plots/*.png and docs/bench.md.
-plots: VM_OUT := $(BUILD)/plots-data
-plots: VM_LOG := $(BUILD)/plots.log
-plots: $(INITRD) eval/plot.sh eval/cwnd.gp
-	$(call msg,VM,plots)
-	$(Q)rm -rf $(VM_OUT)
-	$(Q)$(RUN_VM) -- tests/plots.sh
+# Guest runs that leave traces and tables in their own output folder; the
+# host then turns them into build/plots/*.png and docs/bench.md.
+plots: $(call initrd,$(KGUEST)) eval/plot.sh eval/cwnd.gp
+	$(call msg,VM,plots on $(KGUEST))
+	$(Q)rm -rf $(BUILD)/plots-data
+	$(Q)$(call RUN_VM,$(KGUEST)) --log $(BUILD)/plots.log --out $(BUILD)/plots-data \
+		-- tests/plots.sh
 	$(call msg,PLOT,$(BUILD)/plots)
-	$(Q)./eval/plot.sh $(VM_OUT) $(BUILD)/plots
+	$(Q)./eval/plot.sh $(BUILD)/plots-data $(BUILD)/plots
 
 # The per-ACK cost gets a boot of its own under -icount: guest CPU time then
 # counts emulated instructions, not host time shared with whatever else runs.
 BENCH_ICOUNT	:= shift=3,sleep=off
 
-bench: VM_OUT := $(BUILD)/bench-data
-bench: VM_LOG := $(BUILD)/bench.log
-bench: $(INITRD) eval/bench-report.sh
-	$(call msg,VM,bench)
-	$(Q)rm -rf $(VM_OUT)
-	$(Q)$(RUN_VM) --timeout 1500 -- tests/bench.sh
+bench: $(call initrd,$(KGUEST)) eval/bench-report.sh
+	$(call msg,VM,bench on $(KGUEST))
+	$(Q)rm -rf $(BUILD)/bench-data
+	$(Q)$(call RUN_VM,$(KGUEST)) --log $(BUILD)/bench.log --out $(BUILD)/bench-data \
+		--timeout 1500 -- tests/bench.sh
 	$(call msg,VM,bench --cost (-icount $(BENCH_ICOUNT)))
-	$(Q)QEMU_ICOUNT=$(BENCH_ICOUNT) $(RUN_VM) --log $(BUILD)/bench-cost.log --timeout 600 \
-		-- tests/bench.sh --cost
+	$(Q)QEMU_ICOUNT=$(BENCH_ICOUNT) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/bench-cost.log \
+		--out $(BUILD)/bench-data --timeout 600 -- tests/bench.sh --cost
 	$(call msg,REPORT,docs/bench.md)
-	$(Q)./eval/bench-report.sh $(VM_OUT) docs/bench.md $(BENCH_ICOUNT)
+	$(Q)./eval/bench-report.sh $(BUILD)/bench-data docs/bench.md $(BENCH_ICOUNT)
 
 clean:
 	$(call msg,CLEAN,build products)
-	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/tests $(BUILD)/guest $(BUILD)/*.root $(INITRD) \
-		$(BUILD)/out $(BUILD)/demo $(KMOD_DIR) $(BUILD)/plots $(BUILD)/plots-data \
-		$(BUILD)/bench-data
+	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/tests $(GUEST) $(BUILD)/out $(BUILD)/demo \
+		$(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data \
+		$(foreach k,$(KERNELS_ALL),$(call kdir,$(k))/guest $(call kdir,$(k))/kmod \
+			$(call initrd,$(k)) $(call kdir,$(k))/initramfs.root)
 
 distclean:
 	$(Q)rm -rf $(BUILD)

@@ -1,43 +1,104 @@
 #!/bin/bash
-# make test: the host unit tests, then the guest suite in the VM; one
-# closing line that adds both up.
+# make test / make vm-test: the host tests, then the guest suite on every
+# chosen kernel, JOBS guests at a time (each guest is one QEMU process with
+# one vCPU); one closing line that adds everything up.
 #
-# usage: run.sh UNIT_TEST... -- VM_COMMAND...
+# usage: run.sh [--jobs N] [--out DIR] [--log PREFIX] [--unit CMD]...
+#               --kernels "ID:VMLINUZ:INITRD ..." -- GUEST_COMMAND...
+#   --unit	a host test, run first (as a shell command line), repeatable
+#   --out	guest /out files of kernel ID land in DIR/ID
+#   --log	the console of kernel ID is kept in PREFIX-ID.log
+# ACCEL_CACHE and the rest of run-vm.sh's environment pass through.
 set -uo pipefail
 
-units=()
-while [ $# -gt 0 ] && [ "$1" != -- ]; do
-	units+=("$1")
-	shift
+here=$(dirname "$0")
+jobs=1 out=build/out log=build/vm-test kernels="" units=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--jobs) jobs=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--log) log=$2; shift 2 ;;
+	--unit) units+=("$2"); shift 2 ;;
+	--kernels) kernels=$2; shift 2 ;;
+	--) shift; break ;;
+	*) echo "run: unknown option '$1'" >&2; exit 2 ;;
+	esac
 done
-shift
+if [ $# -eq 0 ] || [ -z "$kernels" ]; then
+	echo "run: no kernels or no guest command" >&2
+	exit 2
+fi
 
-total_pass=0 total_fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+total_pass=0 total_fail=0 total_skip=0 status=0 summary=()
+
+# tally FILE WHAT: add up the closing line "N passed, N failed[, N skipped]".
 tally() {
-	local line
-	line=$(tr -d '\r' < "$1" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+	local line p f s
+	line=$(tr -d '\r' < "$1" | grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "run: $2 printed no result line" >&2
 		total_fail=$((total_fail + 1))
+		summary+=("$2: no result line")
 		return
 	fi
-	total_pass=$((total_pass + $(echo "$line" | cut -d' ' -f1)))
-	total_fail=$((total_fail + $(echo "$line" | cut -d' ' -f3)))
+	read -r p _ f _ s _ <<< "${line//,/}"
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	total_skip=$((total_skip + ${s:-0}))
+	summary+=("$2: $line")
 }
 
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-status=0
 for u in "${units[@]}"; do
 	echo "== unit: $u"
-	"$u" | tee "$log" || status=1
-	tally "$log" "$u"
+	bash -c "$u" | tee "$tmp/unit" || status=1
+	tally "$tmp/unit" "$u"
 done
 
-echo "== guest suite"
-"$@" | tee "$log" || status=1
-tally "$log" "guest suite"
+# One guest run per kernel; its output is shown whole when it ends, so that
+# two guests at once do not interleave their lines.
+run_guest() {
+	local id=$1 vmlinuz=$2 initrd=$3 start rc=0
+	shift 3
+	start=$(date +%s)
+	KERNEL=$vmlinuz INITRD=$initrd "$here/../vm-image/run-vm.sh" \
+		--log "$log-$id.log" --out "$out/$id" -- "$@" > "$tmp/guest-$id" 2>&1 || rc=$?
+	echo "$rc $(( $(date +%s) - start ))" > "$tmp/done-$id"
+}
 
-echo "== total"
-echo "$total_pass passed, $total_fail failed"
+report() {
+	local id=$1 rc secs
+	read -r rc secs < "$tmp/done-$id"
+	echo "== guest suite on $id (${secs}s)"
+	cat "$tmp/guest-$id"
+	[ "$rc" -eq 0 ] || status=1
+	tally "$tmp/guest-$id" "guest $id"
+}
+
+declare -A running=()
+start_all=$(date +%s)
+for spec in $kernels; do
+	IFS=: read -r id vmlinuz initrd <<< "$spec"
+	while [ "${#running[@]}" -ge "$jobs" ]; do
+		wait -n
+		for r in "${!running[@]}"; do
+			[ -e "$tmp/done-$r" ] && { report "$r"; unset "running[$r]"; }
+		done
+	done
+	run_guest "$id" "$vmlinuz" "$initrd" "$@" &
+	running[$id]=$!
+done
+wait
+for r in "${!running[@]}"; do
+	report "$r"
+done
+
+echo "== total ($(( $(date +%s) - start_all ))s of guests, $jobs at a time)"
+printf '%s\n' "${summary[@]}"
+if [ "$total_skip" -gt 0 ]; then
+	echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+else
+	echo "$total_pass passed, $total_fail failed"
+fi
 [ "$status" -eq 0 ] && [ "$total_fail" -eq 0 ]

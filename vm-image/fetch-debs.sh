@@ -1,15 +1,18 @@
 #!/bin/bash
-# Download pinned bookworm-backports packages into a private apt tree, so the
-# machine's own apt configuration and package state are left untouched.
+# Download pinned packages into a private apt tree, so the machine's own apt
+# configuration and package state are left untouched.  The private sources
+# name SUITES (space-separated, e.g. "bookworm trixie-backports") on the
+# mirror of the host's own bookworm sources; the pinned version picks the
+# suite.
 #
-# usage: fetch-debs.sh OUTDIR PKG=VERSION...
+# usage: fetch-debs.sh OUTDIR SUITES PKG=VERSION...
 set -euo pipefail
 
 die() { echo "fetch-debs: $*" >&2; exit 1; }
 
-[ $# -ge 2 ] || die "usage: fetch-debs.sh OUTDIR PKG=VERSION..."
-out=$(realpath -m "$1")
-shift
+[ $# -ge 3 ] || die "usage: fetch-debs.sh OUTDIR SUITES PKG=VERSION..."
+out=$(realpath -m "$1") suites=$2
+shift 2
 
 # The Debian mirror of the host's own sources, whichever format they use.
 mirror_uri() {
@@ -29,7 +32,9 @@ mirror=$(mirror_uri | head -n 1)
 
 apt_dir="$out/apt"
 mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$out/debs"
-echo "deb $mirror bookworm-backports main" > "$apt_dir/sources.list"
+for s in $suites; do
+	echo "deb $mirror $s main"
+done > "$apt_dir/sources.list"
 
 apt_opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o "Dir::Etc::sourceparts=-"
 	  -o "Dir::State=$apt_dir/state" -o "Dir::Cache=$apt_dir/cache"
@@ -44,7 +49,7 @@ for spec in "$@"; do
 done
 [ ${#missing[@]} -gt 0 ] || exit 0
 
-apt-get -qq "${apt_opts[@]}" update || die "apt-get update of bookworm-backports failed"
+apt-get -qq "${apt_opts[@]}" update || die "apt-get update of $suites failed"
 cd "$out/debs"
 apt-get -qq "${apt_opts[@]}" download "${missing[@]}" ||
 	die "could not download ${missing[*]} (pinned version gone from the mirror?)"

@@ -3,15 +3,17 @@
 # (bookworm) networking tools with their shared libraries, the pinned bpftool,
 # the guest kernel's modules this project needs, and the project's files.
 #
-# usage: mkinitramfs.sh OUT.cpio.gz KROOT KVER BPFTOOL EXTRA_DIR
-#   KROOT	unpacked linux-image package (holds lib/modules/KVER)
-#   EXTRA_DIR	tree copied on top of the root (the project's guest files)
+# usage: mkinitramfs.sh OUT.cpio.gz KROOT KVER BPFTOOL EXTRA_DIR...
+#   KROOT	unpacked kernel packages (holds lib/modules/KVER, see unpack-kernel.sh)
+#   EXTRA_DIR	trees copied on top of the root, in order (the project's
+#		guest files, then what is particular to this kernel)
 set -euo pipefail
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
 
-[ $# -eq 5 ] || die "usage: mkinitramfs.sh OUT.cpio.gz KROOT KVER BPFTOOL EXTRA_DIR"
-out=$(realpath -m "$1") kroot=$(realpath "$2") kver=$3 bpftool=$(realpath "$4") extra=$5
+[ $# -ge 5 ] || die "usage: mkinitramfs.sh OUT.cpio.gz KROOT KVER BPFTOOL EXTRA_DIR..."
+out=$(realpath -m "$1") kroot=$(realpath "$2") kver=$3 bpftool=$(realpath "$4")
+shift 4
 here=$(dirname "$(realpath "$0")")
 
 tools=(bash ip tc ss nstat iperf3 jq ethtool kmod stty setpriv)
@@ -59,10 +61,16 @@ for m in "${modules[@]}"; do
 		awk '$1 == "insmod" { print $2 }'
 done | sort -u | while read -r ko; do
 	rel=${ko#"$kroot"/}
-	# This kernel cannot decompress modules itself; kmod's fallback would
-	# log an "Invalid ELF header" line for every load.
+	# Stored plain: not every kernel decompresses modules itself, and
+	# kmod's fallback would log an "Invalid ELF header" line for every load.
 	mkdir -p "$root/${rel%/*}"
-	xz -dc "$ko" > "$root/${rel%.xz}"
+	case $ko in
+	*.ko) cp "$ko" "$root/$rel" ;;
+	*.ko.xz) xz -dc "$ko" > "$root/${rel%.xz}" ;;
+	*.ko.zst) zstd -qdc "$ko" > "$root/${rel%.zst}" ;;
+	*.ko.gz) gzip -dc "$ko" > "$root/${rel%.gz}" ;;
+	*) die "module $ko: unknown compression" ;;
+	esac
 done
 depmod -b "$root" "$kver"
 
@@ -70,7 +78,10 @@ echo "root:x:0:0:root:/root:/bin/bash" > "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"
 echo "127.0.0.1 localhost" > "$root/etc/hosts"
 install -m 0755 "$here/init" "$root/init"
-[ -d "$extra" ] && cp -a "$extra/." "$root/"
+for extra in "$@"; do
+	[ -d "$extra" ] || die "no guest tree $extra"
+	cp -a "$extra/." "$root/"
+done
 
 (cd "$root" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet) |
 	gzip -1 > "$out.tmp"

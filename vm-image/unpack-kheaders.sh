@@ -26,11 +26,11 @@ find "$root" -type l -lname '/*' -print0 | while IFS= read -r -d '' link; do
 	ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$root$target")" "$link"
 done
 
-# kbuild is entered through this Makefile (make -C); its include would
-# otherwise read the host's /usr/src, or fail.
+# kbuild is entered through the flavour's Makefile (make -C); its include
+# (and, since 7.x, its KBUILD_OUTPUT) would otherwise name the host's
+# /usr/src, and read it or fail.
 for mk in "$root"/usr/src/linux-headers-*/Makefile; do
-	grep -q '^include /usr/src/' "$mk" || continue
-	sed -i "s|^include /usr/src/|include $root/usr/src/|" "$mk"
+	sed -i -E "s@^(include |KBUILD_OUTPUT=)/usr/src/@\1$root/usr/src/@" "$mk"
 done
 
 # Anything still absolute would silently reach outside the private root.
