@@ -258,6 +258,6 @@ res all "$mode" kernel "$(uname -r)"
 res all "$mode" cpu "$(awk -F': ' '$1 ~ /^model name/ { print $2; exit }' /proc/cpuinfo)"
 "$mode"
 net_down
-rm -rf /sys/fs/bpf/bench
+ca_unregister /sys/fs/bpf/bench
 res all "$mode" guest_secs "$(awk -v a="$start" -v b="$(uptime_s)" 'BEGIN { printf "%.0f", b - a }')"
 summary

@@ -34,5 +34,5 @@ echo "#  goodput $((bps / 1000)) kbit/s"
 echo "# trace: build/demo/demo.csv, one row per BIC event (make plots draws figures)"
 
 net_down
-rm -rf /sys/fs/bpf/demo
+ca_unregister /sys/fs/bpf/demo
 summary

@@ -39,5 +39,5 @@ for ca in bpf_bic bpf_bic_2611; do
 done
 
 net_down
-rm -rf /sys/fs/bpf/plots
+ca_unregister /sys/fs/bpf/plots
 summary

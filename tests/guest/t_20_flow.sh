@@ -66,4 +66,4 @@ check_cmp "growth epochs traced after losses" "$epochs" -ge 2
 check_cmp "epoch ends at each loss, then ages with the flow (violations)" "$bad" -eq 0
 
 net_down
-rm -rf /sys/fs/bpf/t20
+ca_unregister /sys/fs/bpf/t20

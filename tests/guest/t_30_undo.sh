@@ -61,4 +61,4 @@ check_cmp "2.6.11 undo put cwnd past max(cwnd, Wmax) + B, into max probing" \
 	"$(awk '$4 > ($1 > $3 ? $1 : $3) + 4' /tmp/t30-2611.out | wc -l)" -ge 1
 
 net_down
-rm -rf /sys/fs/bpf/t30
+ca_unregister /sys/fs/bpf/t30

@@ -37,4 +37,4 @@ check "ss shows it on bpf_bic although the default is cubic" grep -q 'bpf_bic' /
 check "no socket on the route used cubic" no_output grep cubic /out/t40-route.ss
 
 net_down
-rm -rf /sys/fs/bpf/t40
+ca_unregister /sys/fs/bpf/t40

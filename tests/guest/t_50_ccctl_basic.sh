@@ -1,7 +1,10 @@
 #!/bin/bash
 # ccctl register / list / status / set-default / unregister: the names, ids,
 # pins and socket counts it reports are the ones the kernel, bpftool and ss
-# see, and unregistering leaves nothing behind.
+# see, and unregistering leaves nothing behind.  A registration is a pinned
+# link where the kernel has struct_ops links (6.4+) and the pinned map before;
+# ccctl's probe of that must agree with the kernel's version, and objects of
+# either form register the kernel's way.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -9,9 +12,30 @@ pins=/sys/fs/bpf/ccctl
 ca_gone() { ! ca_available "$1"; }
 modules_up
 
+if has_struct_ops_links; then
+	pinned=link links=true
+else
+	pinned=map links=false
+fi
+check_cmp "ccctl features: struct_ops links as Linux $(uname -r) has them" \
+	"$(ccctl features --json | jq .struct_ops_link)" = "$links"
+check_cmp "ccctl features: swap in place as Linux $(uname -r) has it" \
+	"$(ccctl features --json | jq .struct_ops_update)" = "$links"
+
+# Each object form, under a name of its own, goes the kernel's way.
+for obj in bic.bpf.o nolink/bic.bpf.o; do
+	check "register --object $obj --name t50form" \
+		ccctl register --object "$BIC_DIR/bpf/$obj" --name t50form
+	check "$obj: t50form is available" ca_available t50form
+	check "$obj: its $pinned is pinned, nothing else" \
+		test "$(ls "$pins/t50form")" = "$pinned"
+	check "$obj: unregister t50form" ccctl unregister t50form
+	check "$obj: t50form is gone" ca_gone t50form
+done
+
 check "register the fixed variant" ccctl register
 check "bpf_bic is available" ca_available bpf_bic
-check "its link is pinned at $pins/bpf_bic/link" test -e "$pins/bpf_bic/link"
+check "its $pinned is pinned at $pins/bpf_bic/$pinned" test -e "$pins/bpf_bic/$pinned"
 check "register the 2.6.11 variant with --object" \
 	ccctl register --object "$BIC_DIR/bpf/bic_2611.bpf.o"
 check "bpf_bic_2611 is available" ca_available bpf_bic_2611
@@ -19,15 +43,18 @@ check "bpf_bic_2611 is available" ca_available bpf_bic_2611
 ccctl list --json > /tmp/t50b.json
 check_cmp "list --json shows both" "$(jq length /tmp/t50b.json)" -eq 2
 for ca in bpf_bic bpf_bic_2611; do
-	link=$(bpftool -j link show pinned "$pins/$ca/link")
-	check_cmp "$ca: link id is the pinned link's" \
-		"$(jq --arg n "$ca" '.[] | select(.name == $n) | .link_id' /tmp/t50b.json)" \
-		= "$(jq .id <<<"$link")"
-	check_cmp "$ca: map id is the one behind the link" \
-		"$(jq --arg n "$ca" '.[] | select(.name == $n) | .map_id' /tmp/t50b.json)" \
-		= "$(jq .map_id <<<"$link")"
+	if $links; then
+		link=$(bpftool -j link show pinned "$pins/$ca/link")
+		link_id=$(jq .id <<<"$link") map_id=$(jq .map_id <<<"$link")
+	else
+		link_id=0 map_id=$(bpftool -j map show pinned "$pins/$ca/map" | jq .id)
+	fi
+	check_cmp "$ca: link id is the pinned link's (0: none)" \
+		"$(jq --arg n "$ca" '.[] | select(.name == $n) | .link_id' /tmp/t50b.json)" = "$link_id"
+	check_cmp "$ca: map id is the one registered" \
+		"$(jq --arg n "$ca" '.[] | select(.name == $n) | .map_id' /tmp/t50b.json)" = "$map_id"
 done
-check "the table has a bpf_bic row" bash -c 'ccctl list | grep -q "^bpf_bic .*/bpf_bic/link$"'
+check "the table has a bpf_bic row" bash -c "ccctl list | grep -q '^bpf_bic .*/bpf_bic/$pinned\$'"
 
 # Sockets are counted in every namespace: ss sees them one namespace at a time.
 ss_count() {
