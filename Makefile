@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # BIC TCP congestion control as a BPF struct_ops program, built against and
-# tested inside a pinned Debian guest kernel booted under QEMU.
+# tested inside pinned Debian guest kernels (6.12, 6.1, 7.3) booted under QEMU.
 #
 #   make demo	install what is missing, boot the guest, run a bpf_bic flow
-#   make test	host unit tests + make vm-test
+#   make test	host unit tests + make vm-test, on every kernel of KERNELS
 #   make vm-test	build everything, boot the guest, run the guest suite
 #   make plots	cwnd-over-time PNGs in build/plots
 #   make bench	scenario matrix and BPF vs native cost, into docs/bench.md
@@ -100,7 +100,7 @@ $(call kdir,$(1))/.fetched: vm-image/versions.mk vm-image/fetch-debs.sh | $(STAM
 	$(Q)$(FETCH) $(addsuffix =$(KPKG_$(1)),$(KIMG_$(1)))
 	$(Q)mkdir -p $$(@D) && touch $$@
 
-$(call vmlinuz,$(1)): $(call kdir,$(1))/.fetched vm-image/unpack-kernel.sh
+$(call vmlinuz,$(1)): $(call kdir,$(1))/.fetched vm-image/unpack-kernel.sh vm-image/unpack-debs.sh
 	$$(call msg,UNPACK,$(call kdir,$(1))/root)
 	$(Q)./vm-image/unpack-kernel.sh $(call kdir,$(1))/root $(KVER_$(1)) \
 		$(foreach p,$(KIMG_$(1)),$(BUILD)/debs/$(p)_$(subst :,%3a,$(KPKG_$(1)))_amd64.deb)
@@ -111,7 +111,8 @@ $(call kdir,$(1))/.fetched-headers: vm-image/versions.mk vm-image/fetch-debs.sh 
 	$(Q)$(FETCH) $(addsuffix =$(KPKG_$(1)),$(KHDR_$(1)))
 	$(Q)mkdir -p $$(@D) && touch $$@
 
-$(call kdir,$(1))/kheaders/.unpacked: $(call kdir,$(1))/.fetched-headers vm-image/unpack-kheaders.sh
+$(call kdir,$(1))/kheaders/.unpacked: $(call kdir,$(1))/.fetched-headers vm-image/unpack-kheaders.sh \
+		vm-image/unpack-debs.sh
 	$$(call msg,UNPACK,$(call kdir,$(1))/kheaders)
 	$(Q)./vm-image/unpack-kheaders.sh $(call kdir,$(1))/kheaders \
 		$(foreach p,$(KHDR_$(1)),$$(wildcard $(BUILD)/debs/$(p)_$(KPKG_$(1))_*.deb))

@@ -15,12 +15,7 @@ die() { echo "unpack-kernel: $*" >&2; exit 1; }
 root=$(realpath -m "$1") kver=$2
 shift 2
 
-rm -rf "$root"
-mkdir -p "$root"
-for deb in "$@"; do
-	[ -r "$deb" ] || die "no package $deb"
-	dpkg-deb -x "$deb" "$root"
-done
+"$(dirname "$0")/unpack-debs.sh" "$root" "$@"
 
 usr="$root/usr/lib/modules/$kver"
 if [ -d "$usr" ]; then

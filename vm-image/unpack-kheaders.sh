@@ -14,12 +14,7 @@ die() { echo "unpack-kheaders: $*" >&2; exit 1; }
 root=$(realpath -m "$1")
 shift
 
-rm -rf "$root"
-mkdir -p "$root"
-for deb in "$@"; do
-	[ -r "$deb" ] || die "no package $deb"
-	dpkg-deb -x "$deb" "$root"
-done
+"$(dirname "$0")/unpack-debs.sh" "$root" "$@"
 
 find "$root" -type l -lname '/*' -print0 | while IFS= read -r -d '' link; do
 	target=$(readlink "$link")
