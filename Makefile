@@ -91,7 +91,8 @@ $(BPFTOOL) $(LIBBPF_A) &: $(BUILD)/debs/.fetched-tools
 # of links under build/ and the source tree stays free of kbuild droppings.
 # Module BTF is skipped: nothing attaches BPF to bic_ref, and it would need
 # pahole on the host.  A kernel with KMOD_SKIP_K set gets no bic_ref, and
-# its guest a file saying why (tests report that as a skip).
+# its guest a file saying why (tests report that as a skip).  suite.conf
+# holds what the guest tests take per kernel.
 # CONFIG_HZ reaches the BPF program as a __kconfig extern, which libbpf
 # reads from /boot/config-$(uname -r): these kernels have no /proc/config.gz.
 define kernel_rules
@@ -131,6 +132,7 @@ $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
 	$$(call msg,GUEST,$(call kdir,$(1))/guest)
 	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod
 	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
+	$(Q)echo 'SWAP_ROUNDS=$(SWAP_ROUNDS_$(1))' > $$(@D)/opt/bic/suite.conf
 	$(Q)$(if $(KMOD_SKIP_$(1)),echo '$(KMOD_SKIP_$(1))' > $$(@D)/opt/bic/kmod/SKIP,\
 		cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $$(@D)/opt/bic/kmod/)
 	$(Q)touch $$@

@@ -38,6 +38,13 @@ KHDR_7.3	:= linux-headers-7.3.4+deb13-cloud-amd64 linux-headers-7.3.4+deb13-comm
 BPFTOOL_VER	:= 7.5.0+6.12.95-1~bpo12+1
 LIBBPF_VER	:= 1:1.4.6-1~bpo12+1
 
+# Rounds of swap-and-migrate under flows (t_50_ccctl_swap): 100 on the
+# primary kernel; on the others 30 prove the same path and keep make test,
+# three guests on two cores, within its time.
+SWAP_ROUNDS_6.12 := 100
+SWAP_ROUNDS_6.1	:= 30
+SWAP_ROUNDS_7.3	:= 30
+
 # Kernels bic_ref cannot honestly be built for here, and why (the guest
 # gets the reason, and the tests that need bic_ref report it as a skip).
 KMOD_SKIP_7.3	:= 7.3 headers are configured for gcc 14 (-fmin-function-alignment=16); bookworm has only gcc 12, which rejects that flag
