@@ -68,13 +68,16 @@ ss_count() {
 net_up 2mbit 10 50
 in_rcv iperf3 -s -1 -D
 wait_for 5 bash -c "ip netns exec $RCV ss -ltnH | grep -q 5201"
-in_snd iperf3 -c "$RCV_ADDR" -P 2 -t 6 -C bpf_bic -J > /tmp/t50b.iperf &
+in_snd iperf3 -c "$RCV_ADDR" -P 2 -t 10 -C bpf_bic -J > /tmp/t50b.iperf &
 client=$!
 wait_for 5 bash -c "[ \"\$(ip netns exec $SND ss -tnH state established | wc -l)\" -ge 3 ]"
 sleep 1
-check_cmp "status counts the sockets ss shows on bpf_bic" \
-	"$(ccctl status bpf_bic --json | jq '.[0].sockets')" -eq "$(ss_count bpf_bic)"
-check_cmp "at least the 2 data connections of each end" "$(ss_count bpf_bic)" -ge 4
+# One ss count for both checks: the flows end after their 10 s, and a
+# loaded TCG host can take seconds between two looks.
+status=$(ccctl status bpf_bic --json | jq '.[0].sockets')
+seen=$(ss_count bpf_bic)
+check_cmp "status counts the sockets ss shows on bpf_bic" "$status" -eq "$seen"
+check_cmp "at least the 2 data connections of each end" "$seen" -ge 4
 check_cmp "nothing uses bpf_bic_2611" \
 	"$(ccctl status bpf_bic_2611 --json | jq '.[0].sockets')" -eq 0
 check "iperf3 completes" wait "$client"
