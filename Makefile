@@ -116,7 +116,7 @@ $(call kdir,$(1))/kheaders/.unpacked: $(call kdir,$(1))/.fetched-headers vm-imag
 		vm-image/unpack-debs.sh
 	$$(call msg,UNPACK,$(call kdir,$(1))/kheaders)
 	$(Q)./vm-image/unpack-kheaders.sh $(call kdir,$(1))/kheaders \
-		$(foreach p,$(KHDR_$(1)),$$(wildcard $(BUILD)/debs/$(p)_$(KPKG_$(1))_*.deb))
+		$(foreach p,$(KHDR_$(1)),$(BUILD)/debs/$(p)_$(KPKG_$(1))_*.deb)
 	$(Q)touch $$@
 
 $(call kdir,$(1))/kmod/tcp_bic_ref.ko: kmod/tcp_bic_ref.c kmod/Kbuild bpf/bic_math.h \
