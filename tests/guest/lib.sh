@@ -182,26 +182,56 @@ wait_for() {
 	done
 }
 
-# flow_run CA SECONDS TAG: one iperf3 flow snd -> rcv with congestion control
-# CA, traced by bictrace into /out/TAG.csv, sampled with ss into /out/TAG.ss.
-# Leaves iperf3's JSON in /out/TAG.json; returns iperf3's status.
+# listening NETNS_CMD PORT: something in that namespace listens on PORT.
+listening() {
+	[ -n "$("$1" ss -ltnH "sport = :$2")" ]
+}
+
+# flow_run CA SECONDS TAG [IPERF3 ARGS]: one iperf3 flow snd -> rcv with
+# congestion control CA.  Leaves iperf3's JSON in /out/TAG.json and ss -ti
+# samples of the sender in /out/TAG.ss; returns iperf3's status, or 1 if a
+# trace failed.  What else it records is set by the environment:
+#   BICTRACE=off	no bictrace; otherwise a bpf_* CA is traced by it
+#			into /out/TAG.csv
+#   PROBE=on		the kernel's tcp_probe traces it into /out/TAG.probe.csv
+#			(any CA; needs lib_trace.sh)
+#   SS=mid		one ss sample halfway through instead of four a second
+#			(each headed "t=N"), which cost real time under TCG
 flow_run() {
-	local ca=$1 secs=$2 tag=$3 tracer rc=0 i
+	local ca=$1 secs=$2 tag=$3 tracer="" client rc=0 i
+	shift 3
 	in_rcv iperf3 -s -1 -D -p 5201
-	bictrace -o "/out/$tag.csv" &
-	tracer=$!
-	wait_for 5 in_snd ss -ltn >/dev/null	# let the server and the tracer settle
-	sleep 1
-	in_snd iperf3 -c "$RCV_ADDR" -p 5201 -C "$ca" -t "$secs" -J > "/out/$tag.json" &
-	local client=$!
-	for ((i = 0; i < secs * 4; i++)); do
-		echo "t=$i" >> "/out/$tag.ss"
-		in_snd ss -tinH dst "$RCV_ADDR" >> "/out/$tag.ss" 2>/dev/null
-		sleep 0.25
-	done
+	case ${BICTRACE:-on}:$ca in
+	on:bpf_*)
+		bictrace -o "/out/$tag.csv" &
+		tracer=$!
+		wait_for 5 test -s "/out/$tag.csv"	# header: rings attached
+		;;
+	esac
+	wait_for 5 listening in_rcv 5201
+	if [ "${PROBE:-off}" = on ]; then
+		probe_start 5201 || return 1
+	fi
+	in_snd iperf3 -c "$RCV_ADDR" -p 5201 -C "$ca" -t "$secs" -J "$@" > "/out/$tag.json" &
+	client=$!
+	if [ "${SS:-}" = mid ]; then
+		sleep $((secs / 2))
+		in_snd ss -tinH dst "$RCV_ADDR" > "/out/$tag.ss"
+	else
+		for ((i = 0; i < secs * 4; i++)); do
+			echo "t=$i" >> "/out/$tag.ss"
+			in_snd ss -tinH dst "$RCV_ADDR" >> "/out/$tag.ss" 2>/dev/null
+			sleep 0.25
+		done
+	fi
 	wait "$client" || rc=$?
-	kill -INT "$tracer"
-	wait "$tracer" || true
+	if [ "${PROBE:-off}" = on ]; then
+		probe_stop "/out/$tag.probe.csv" || rc=1
+	fi
+	if [ -n "$tracer" ]; then
+		kill -INT "$tracer"
+		wait "$tracer" || true
+	fi
 	return "$rc"
 }
 

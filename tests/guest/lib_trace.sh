@@ -125,40 +125,12 @@ cwnd_per_sec() {
 	}' "$1"
 }
 
-# listening NETNS_CMD PORT: something in that namespace listens on PORT.
-listening() {
-	[ -n "$("$1" ss -ltnH "sport = :$2")" ]
-}
-
-# probe_flow CA SECS TAG [IPERF3 ARGS]: one iperf3 flow snd -> rcv on CA,
-# traced by tcp_probe into /out/TAG.probe.csv (and, for bpf_* algorithms,
-# by bictrace into /out/TAG.csv, unless BICTRACE=off), iperf3's JSON in
-# /out/TAG.json and one ss sample from mid-flow in /out/TAG.ss.  Cheaper than
-# flow_run's 4 ss samples a second, which cost real time under emulation.
+# probe_flow CA SECS TAG [IPERF3 ARGS]: flow_run traced by tcp_probe into
+# /out/TAG.probe.csv (and, for bpf_* algorithms, by bictrace into
+# /out/TAG.csv, unless BICTRACE=off), with one ss sample from mid-flow in
+# /out/TAG.ss.
 probe_flow() {
-	local ca=$1 secs=$2 tag=$3 tracer="" client rc=0
-	shift 3
-	in_rcv iperf3 -s -1 -D -p 5201
-	case ${BICTRACE:-on}:$ca in
-	on:bpf_*)
-		bictrace -o "/out/$tag.csv" &
-		tracer=$!
-		wait_for 5 test -s "/out/$tag.csv"	# header: rings attached
-		;;
-	esac
-	wait_for 5 listening in_rcv 5201
-	probe_start 5201 || return 1
-	in_snd iperf3 -c "$RCV_ADDR" -p 5201 -C "$ca" -t "$secs" -J "$@" > "/out/$tag.json" &
-	client=$!
-	sleep $((secs / 2))
-	in_snd ss -tinH dst "$RCV_ADDR" > "/out/$tag.ss"
-	wait "$client" || rc=$?
-	probe_stop "/out/$tag.probe.csv" || rc=1
-	if [ -n "$tracer" ]; then
-		kill -INT "$tracer"
-		wait "$tracer" || true
-	fi
-	return "$rc"
+	PROBE=on SS=mid flow_run "$@"
 }
 
 # median of the numbers on stdin, one per line; nothing for no input
