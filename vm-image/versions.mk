@@ -47,4 +47,4 @@ SWAP_ROUNDS_7.3	:= 30
 
 # Kernels bic_ref cannot honestly be built for here, and why (the guest
 # gets the reason, and the tests that need bic_ref report it as a skip).
-KMOD_SKIP_7.3	:= 7.3 headers are configured for gcc 14 (-fmin-function-alignment=16); bookworm has only gcc 12, which rejects that flag
+KMOD_SKIP_7.3	:= the 7.3 kbuild tools (modpost, objtool of linux-kbuild-7.3.4+deb13) need glibc 2.38, bookworm has 2.36; its headers also want gcc 14 (-fmin-function-alignment=16), which bookworm gcc 12 rejects
