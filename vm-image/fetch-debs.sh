@@ -14,21 +14,7 @@ die() { echo "fetch-debs: $*" >&2; exit 1; }
 out=$(realpath -m "$1") suites=$2
 shift 2
 
-# The Debian mirror of the host's own sources, whichever format they use.
-mirror_uri() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -e "$f" ] || continue
-		awk '/^URIs:/ { uri = $2 } /^Suites:.*bookworm/ && uri ~ /debian\/?$/ { print uri; exit }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -e "$f" ] || continue
-		awk '$1 == "deb" && $3 ~ /^bookworm/ && $2 ~ /debian\/?$/ { print $2; exit }' "$f"
-	done
-}
-
-mirror=$(mirror_uri | head -n 1)
-[ -n "$mirror" ] || die "no Debian bookworm mirror in /etc/apt sources"
+mirror=$("$(dirname "$0")/mirror.sh")
 
 apt_dir="$out/apt"
 mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$out/debs"
