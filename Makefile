@@ -90,9 +90,7 @@ $(BPFTOOL) $(LIBBPF_A) &: $(BUILD)/debs/.fetched-tools
 # kbuild of 6.12 builds external modules only inside M=, so M= is a folder
 # of links under build/ and the source tree stays free of kbuild droppings.
 # Module BTF is skipped: nothing attaches BPF to bic_ref, and it would need
-# pahole on the host.  A kernel with KMOD_SKIP_K set gets no bic_ref, and
-# its guest a file saying why (tests report that as a skip).  suite.conf
-# holds what the guest tests take per kernel.
+# pahole on the host.  suite.conf holds what the guest tests take per kernel.
 # CONFIG_HZ reaches the BPF program as a __kconfig extern, which libbpf
 # reads from /boot/config-$(uname -r): these kernels have no /proc/config.gz.
 define kernel_rules
@@ -119,22 +117,13 @@ $(call kdir,$(1))/kheaders/.unpacked: $(call kdir,$(1))/.fetched-headers vm-imag
 		$(foreach p,$(KHDR_$(1)),$(BUILD)/debs/$(p)_$(KPKG_$(1))_*.deb)
 	$(Q)touch $$@
 
-$(call kdir,$(1))/kmod/tcp_bic_ref.ko: kmod/tcp_bic_ref.c kmod/Kbuild bpf/bic_math.h \
-		$(call kdir,$(1))/kheaders/.unpacked
-	$$(call msg,KMOD,$$@)
-	$(Q)mkdir -p $$(@D) && ln -sf $(abspath kmod/tcp_bic_ref.c kmod/Kbuild) $$(@D)/
-	$(Q)$(MAKE) $(if $(Q),-s) -C $(call kdir,$(1))/kheaders/usr/src/linux-headers-$(KVER_$(1)) \
-		M=$(abspath $(call kdir,$(1))/kmod) BIC_INC=$(abspath bpf) \
-		CONFIG_DEBUG_INFO_BTF_MODULES= modules
-
 $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
-		$(if $(KMOD_SKIP_$(1)),,$(call kdir,$(1))/kmod/tcp_bic_ref.ko)
+		$(call kdir,$(1))/kmod/tcp_bic_ref.ko
 	$$(call msg,GUEST,$(call kdir,$(1))/guest)
 	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod
 	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
 	$(Q)echo 'SWAP_ROUNDS=$(SWAP_ROUNDS_$(1))' > $$(@D)/opt/bic/suite.conf
-	$(Q)$(if $(KMOD_SKIP_$(1)),echo '$(KMOD_SKIP_$(1))' > $$(@D)/opt/bic/kmod/SKIP,\
-		cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $$(@D)/opt/bic/kmod/)
+	$(Q)cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $$(@D)/opt/bic/kmod/
 	$(Q)touch $$@
 
 $(call initrd,$(1)): $(call vmlinuz,$(1)) $(call kdir,$(1))/guest/.done $(GUEST)/.done \
@@ -143,7 +132,36 @@ $(call initrd,$(1)): $(call vmlinuz,$(1)) $(call kdir,$(1))/guest/.done $(GUEST)
 	$(Q)./vm-image/mkinitramfs.sh $$@ $(call kdir,$(1))/root $(KVER_$(1)) $(BPFTOOL) \
 		$(GUEST) $(call kdir,$(1))/guest
 endef
-$(foreach k,$(KERNELS_ALL),$(eval $(call kernel_rules,$(k))))
+
+# bic_ref, built with the host's toolchain against the unpacked headers...
+define kmod_on_host
+$(call kdir,$(1))/kmod/tcp_bic_ref.ko: kmod/tcp_bic_ref.c kmod/Kbuild bpf/bic_math.h \
+		$(call kdir,$(1))/kheaders/.unpacked
+	$$(call msg,KMOD,$$@)
+	$(Q)mkdir -p $$(@D) && ln -sf $(abspath kmod/tcp_bic_ref.c kmod/Kbuild) $$(@D)/
+	$(Q)$(MAKE) $(if $(Q),-s) -C $(call kdir,$(1))/kheaders/usr/src/linux-headers-$(KVER_$(1)) \
+		M=$(abspath $(call kdir,$(1))/kmod) BIC_INC=$(abspath bpf) \
+		CONFIG_DEBUG_INFO_BTF_MODULES= modules
+
+endef
+
+# ... or, for a kernel with KBUILD_ROOT_K, inside a Debian root of that suite.
+define kmod_in_root
+$(call kdir,$(1))/kmod/tcp_bic_ref.ko: kmod/tcp_bic_ref.c kmod/Kbuild bpf/bic_math.h \
+		$(call kdir,$(1))/.fetched-headers $(BUILD)/roots/$(KBUILD_ROOT_$(1))/.done \
+		vm-image/kmod-in-root.sh
+	$$(call msg,KMOD,$$@ (in $(KBUILD_ROOT_$(1))))
+	$(Q)./vm-image/kmod-in-root.sh $(BUILD)/roots/$(KBUILD_ROOT_$(1)) $(KVER_$(1)) $$(@D) . \
+		$(foreach p,$(KHDR_$(1)),$(BUILD)/debs/$(p)_$(KPKG_$(1))_*.deb)
+endef
+
+$(foreach k,$(KERNELS_ALL),$(eval $(call kernel_rules,$(k))) \
+	$(eval $(call $(if $(KBUILD_ROOT_$(k)),kmod_in_root,kmod_on_host),$(k))))
+
+$(BUILD)/roots/%/.done: vm-image/mkroot.sh vm-image/mirror.sh vm-image/versions.mk | $(STAMP_DEPS)
+	$(call msg,ROOT,$(@D) (debootstrap $*))
+	$(Q)./vm-image/mkroot.sh $(@D) $* $(KBUILD_ROOT_PKGS_$*)
+	$(Q)touch $@
 
 # One vmlinux.h, from the primary kernel's BTF: the objects are CO-RE.
 $(VMLINUX_H): $(call vmlinuz,$(KPRIMARY)) $(BPFTOOL) vmlinux-gen/gen.sh
@@ -202,7 +220,7 @@ $(BUILD)/loader/bictrace: $(BUILD)/loader/bictrace.o
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LOADER_LIBS) -o $@
 
-kmod: $(foreach k,$(KERNELS),$(if $(KMOD_SKIP_$(k)),,$(call kdir,$(k))/kmod/tcp_bic_ref.ko))
+kmod: $(foreach k,$(KERNELS),$(call kdir,$(k))/kmod/tcp_bic_ref.ko)
 
 # --- host unit tests -----------------------------------------------------
 $(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c bpf/bic_math.h | $(STAMP_DEPS)

@@ -45,6 +45,10 @@ SWAP_ROUNDS_6.12 := 100
 SWAP_ROUNDS_6.1	:= 30
 SWAP_ROUNDS_7.3	:= 30
 
-# Kernels bic_ref cannot honestly be built for here, and why (the guest
-# gets the reason, and the tests that need bic_ref report it as a skip).
-KMOD_SKIP_7.3	:= the 7.3 kbuild tools (modpost, objtool of linux-kbuild-7.3.4+deb13) need glibc 2.38, bookworm has 2.36; its headers also want gcc 14 (-fmin-function-alignment=16), which bookworm gcc 12 rejects
+# Kernels whose modules are built in a Debian root of another suite
+# (vm-image/mkroot.sh), because the host cannot run their kbuild: 7.3's
+# modpost and objtool need glibc 2.38 (bookworm has 2.36) and its config
+# names gcc 14 (-fmin-function-alignment=16; bookworm's gcc 12 rejects it).
+# kmod-in-root.sh checks that the root's compiler is exactly the kernel's.
+KBUILD_ROOT_7.3	:= trixie
+KBUILD_ROOT_PKGS_trixie := gcc-14 make libc6-dev libelf1t64

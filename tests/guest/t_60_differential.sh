@@ -7,8 +7,7 @@
 # reorder gives no occasion to run, so there it must behave like bpf_bic.
 # All flows are traced by the kernel's tcp_probe tracepoint, the same
 # instrument for all, so what differs is the implementation, not the
-# measurement.  Where bic_ref cannot be built for this kernel, its half is
-# skipped with the reason the build left in kmod/SKIP.
+# measurement.
 #
 # One flow on a drop-tail queue is chaotic: a loss landing an ACK earlier
 # can cost a second reduction, and fast convergence then keeps Wmax lower
@@ -26,16 +25,10 @@ set -uo pipefail
 secs=30
 runs=2
 modules_up
-refs=()
-if [ -e "$BIC_DIR/kmod/SKIP" ]; then
-	skip "differential against bic_ref" "no bic_ref for $(uname -r): $(cat "$BIC_DIR/kmod/SKIP")"
-else
-	check "insmod tcp_bic_ref.ko registers bic_ref" bic_ref_up
-	check "bic_ref listed in tcp_available_congestion_control" ca_available bic_ref
-	refs+=(bic_ref)
-fi
+check "insmod tcp_bic_ref.ko registers bic_ref" bic_ref_up
+check "bic_ref listed in tcp_available_congestion_control" ca_available bic_ref
 check "modprobe tcp_bic registers the kernel's bic" modprobe tcp_bic
-refs+=(bic)
+refs=(bic_ref bic)
 ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/t60
 
 declare -A bps losses ratio nbig
