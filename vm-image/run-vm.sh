@@ -38,15 +38,21 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not installe
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# The kernel hands everything after "--" to init, split at blanks unless
+# double-quoted, so no argument can hold a double quote.  Checked here, not
+# in boot(), which runs in the background.
+for a in "$@"; do
+	case $a in
+	*\"*) die "guest arguments cannot contain double quotes: $a" ;;
+	esac
+done
+
 # $1: accel, $2: timeout, $3: console log, rest: guest command
 boot() {
 	local accel=$1 secs=$2 console=$3 cpu=${QEMU_CPU:-max,-cx16} a cmdline="" extra=()
 	shift 3
-	# The kernel hands everything after "--" to init, split at blanks
-	# unless double-quoted.
 	for a in "$@"; do
 		case $a in
-		*\"*) die "guest arguments cannot contain double quotes: $a" ;;
 		*[[:space:]]*) cmdline+=" \"$a\"" ;;
 		*) cmdline+=" $a" ;;
 		esac

@@ -33,6 +33,8 @@ expect "a guest kernel panic is a failure" 1 'guest kernel panicked' \
 expect "a hung guest is stopped at --timeout" 1 'timed out after 20s' \
 	--timeout 20 -- sleep 1000
 expect "an unknown runner option is refused" 1 "unknown option '--bogus'" --bogus -- true
+expect "a guest argument with a double quote is refused, no guest started" 1 \
+	'^run-vm: guest arguments cannot contain double quotes: say "hi"$' -- echo 'say "hi"'
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
