@@ -29,6 +29,10 @@ for obj in bic.bpf.o nolink/bic.bpf.o; do
 	check "$obj: t50form is available" ca_available t50form
 	check "$obj: its $pinned is pinned, nothing else" \
 		test "$(ls "$pins/t50form")" = "$pinned"
+	if $links; then
+		check "$obj: swap t50form for the same object in this form" \
+			ccctl swap t50form --object "$BIC_DIR/bpf/$obj" --name t50form
+	fi
 	check "$obj: unregister t50form" ccctl unregister t50form
 	check "$obj: t50form is gone" ca_gone t50form
 done
