@@ -7,7 +7,11 @@ set -uo pipefail
 
 : > "$RESULTS"
 modules_up
-echo "# bpftool struct_ops register bic.bpf.o /sys/fs/bpf/demo"
+if has_struct_ops_links; then
+	echo "# bpftool struct_ops register bic.bpf.o /sys/fs/bpf/demo"
+else
+	echo "# bpftool struct_ops register nolink/bic.bpf.o ($NO_LINK_WHY)"
+fi
 check "bpf_bic registered" ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/demo
 echo "# available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
 

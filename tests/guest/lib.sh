@@ -138,7 +138,7 @@ ca_unregister() {
 	if [ -s "$NOLINK_REGS" ]; then
 		while read -r d id; do
 			case $d in
-			"$dir" | "$dir"/*) bpftool struct_ops unregister id "$id" >/dev/null || rc=1 ;;
+			"$dir" | "$dir"/*) bpftool struct_ops unregister id "$id" >/dev/null 2>&1 || rc=1 ;;
 			*) echo "$d $id" ;;
 			esac
 		done < "$NOLINK_REGS" > "$NOLINK_REGS.left"
