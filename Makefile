@@ -244,9 +244,9 @@ $(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(GUEST_BINS) $(GUEST_TESTS)
 
 initramfs: $(INITRDS)
 
-# GUEST_CMD runs inside each guest of KERNELS from /opt/bic (e.g.
-# GUEST_CMD=tests/t_20_flow.sh for one test); files it leaves in /out land
-# in VM_OUT/K.
+# GUEST_CMD runs inside each guest of KERNELS from /opt/bic and ends with
+# the closing line (e.g. GUEST_CMD="tests/run-all.sh t_20_flow.sh" for one
+# test); files it leaves in /out land in VM_OUT/K.
 GUEST_CMD	?= tests/run-all.sh
 VM_OUT		?= $(BUILD)/out
 VM_LOG		?= $(BUILD)/vm-test
