@@ -56,7 +56,6 @@ BPF_NOLINK_OBJS	:= $(addprefix $(BUILD)/bpf/nolink/,bic.bpf.o bic_2611.bpf.o)
 SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/migrate.skel.h
 UNIT_TESTS	:= $(BUILD)/tests/test_bic_math
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
-LOADER_SRCS	:= $(wildcard loader/*.c loader/*.h)
 GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
