@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ackdrill: run a drill script against the kernel's own TCP.
+ *
+ *   ackdrill [-o CSV] SCRIPT ALGO
+ *
+ * In a network namespace of its own, ackdrill is both ends of one TCP
+ * connection: the application, writing into a socket that runs ALGO, and
+ * the remote peer, answering every segment the kernel puts on a tun device
+ * as the script says (engine.c).  After each ACK it writes one row of
+ * TCP_INFO.  Nothing leaves the namespace, and the namespace dies with it.
+ *
+ * What would make the kernel's answer depend on time rather than on the
+ * script is switched off in the namespace: tail loss probes, cwnd decay
+ * after idle, segments larger than one MSS (so no TSO deferral).
+ * tcp_reordering = 1 makes RACK mark a hole lost at the first SACK above it,
+ * where the default 3 would give the first two SACKs a reordering window
+ * of min_rtt/4, a race with the harness's own speed.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_tun.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/times.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "drill.h"
+
+#define TUN_NAME	"drill0"
+#define LOCAL_ADDR	"192.0.2.1"	/* RFC 5737 documentation range */
+#define PEER_ADDR	"192.0.2.2"
+#define LOCAL_PORT	40000
+#define PEER_PORT	5001
+#define PEER_ISN	1000000u
+#define SNDBUF		(32 << 20)
+#define GATE_WAIT_MS	40		/* > HZ/32 = 28 ms at HZ=250, plus a tick */
+#define RTO_WAIT_MS	5000
+#define ATTEMPTS	5		/* runs voided by the gate guard, at most */
+
+struct ksender {
+	struct sender ops;
+	const struct script *sc;
+	int tun, sk;
+	uint32_t iss;		/* kernel's initial sequence number */
+	uint32_t mss;
+	uint64_t written;	/* bytes the application wrote */
+	uint32_t peer_ts;
+	uint8_t wscale;
+};
+
+static void die(const char *what)
+{
+	fprintf(stderr, "ackdrill: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void dief(const char *what)
+{
+	fprintf(stderr, "ackdrill: %s\n", what);
+	exit(1);
+}
+
+static void write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		die(path);
+	close(fd);
+}
+
+static const struct { const char *path, *val; } ns_sysctls[] = {
+	{ "/proc/sys/net/ipv6/conf/default/disable_ipv6", "1" },
+	{ "/proc/sys/net/ipv4/tcp_early_retrans", "0" },	/* no TLP */
+	{ "/proc/sys/net/ipv4/tcp_slow_start_after_idle", "0" },
+	{ "/proc/sys/net/ipv4/tcp_reordering", "1" },
+	{ "/proc/sys/net/ipv4/tcp_autocorking", "0" },
+	{ "/proc/sys/net/ipv4/tcp_no_metrics_save", "1" },
+	{ "/proc/sys/net/ipv4/tcp_ecn", "0" },
+	{ "/proc/sys/net/ipv4/tcp_frto", "2" },
+	{ "/proc/sys/net/ipv4/tcp_recovery", "1" },
+};
+
+static void if_up(int fd, const char *name, const char *addr)
+{
+	struct ifreq ifr;
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ifr.ifr_addr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	strncpy(ifr.ifr_name, name, IFNAMSIZ - 1);
+	if (addr) {
+		sin->sin_family = AF_INET;
+		inet_pton(AF_INET, addr, &sin->sin_addr);
+		if (ioctl(fd, SIOCSIFADDR, &ifr))
+			die("SIOCSIFADDR");
+		inet_pton(AF_INET, "255.255.255.0", &sin->sin_addr);
+		if (ioctl(fd, SIOCSIFNETMASK, &ifr))
+			die("SIOCSIFNETMASK");
+	}
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr))
+		die("SIOCGIFFLAGS");
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr))
+		die("SIOCSIFFLAGS");
+}
+
+/* One MSS per skb: TCP then never builds GSO packets, so never defers them. */
+static void set_gso_max_segs(int ifindex, uint32_t segs)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+		struct rtattr rta;
+		uint32_t val;
+	} req = {
+		.nh.nlmsg_len = sizeof(req),
+		.nh.nlmsg_type = RTM_NEWLINK,
+		.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK,
+		.ifi.ifi_family = AF_UNSPEC,
+		.ifi.ifi_index = ifindex,
+		.rta.rta_type = IFLA_GSO_MAX_SEGS,
+		.rta.rta_len = RTA_LENGTH(sizeof(uint32_t)),
+		.val = segs,
+	};
+	struct { struct nlmsghdr nh; struct nlmsgerr err; } resp;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+
+	if (fd < 0 || send(fd, &req, sizeof(req), 0) != sizeof(req))
+		die("netlink");
+	if (recv(fd, &resp, sizeof(resp), 0) < (ssize_t)sizeof(resp))
+		die("netlink reply");
+	if (resp.nh.nlmsg_type != NLMSG_ERROR || resp.err.error) {
+		errno = -resp.err.error;
+		die("setting gso_max_segs");
+	}
+	close(fd);
+}
+
+static void setup_netns(struct ksender *k)
+{
+	struct ifreq ifr;
+	unsigned i;
+	int fd;
+
+	if (unshare(CLONE_NEWNET))
+		die("unshare(CLONE_NEWNET)");
+	for (i = 0; i < sizeof(ns_sysctls) / sizeof(ns_sysctls[0]); i++)
+		write_file(ns_sysctls[i].path, ns_sysctls[i].val);
+
+	k->tun = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+	if (k->tun < 0)
+		die("/dev/net/tun");
+	memset(&ifr, 0, sizeof(ifr));
+	ifr.ifr_flags = IFF_TUN | IFF_NO_PI;
+	strcpy(ifr.ifr_name, TUN_NAME);
+	if (ioctl(k->tun, TUNSETIFF, &ifr))
+		die("TUNSETIFF");
+	fcntl(k->tun, F_SETFL, O_NONBLOCK);
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		die("socket");
+	if_up(fd, "lo", NULL);
+	set_gso_max_segs(if_nametoindex(TUN_NAME), 1);
+	if_up(fd, TUN_NAME, LOCAL_ADDR);
+	close(fd);
+}
+
+/* --- packets ------------------------------------------------------------- */
+
+static uint16_t csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum;
+}
+
+static uint32_t csum_add(uint32_t sum, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	for (; len > 1; p += 2, len -= 2)
+		sum += (p[0] << 8) | p[1];
+	if (len)
+		sum += p[0] << 8;
+	return sum;
+}
+
+struct tcpopts {
+	bool ts;
+	uint32_t tsval;
+};
+
+/* Parse one IPv4 TCP packet of our connection; 0 if it is something else. */
+static int parse(const uint8_t *pkt, ssize_t n, struct tcphdr **th, uint32_t *len,
+		 struct tcpopts *o)
+{
+	const struct iphdr *ip = (const void *)pkt;
+	const uint8_t *opt, *end;
+	size_t ihl, doff;
+
+	if (n < (ssize_t)sizeof(*ip) || ip->version != 4 || ip->protocol != IPPROTO_TCP)
+		return 0;
+	ihl = ip->ihl * 4;
+	if (n < (ssize_t)(ihl + sizeof(struct tcphdr)) || ntohs(ip->tot_len) != n)
+		return 0;
+	*th = (struct tcphdr *)(pkt + ihl);
+	doff = (*th)->doff * 4;
+	if (ihl + doff > (size_t)n || ntohs((*th)->dest) != PEER_PORT)
+		return 0;
+	*len = n - ihl - doff;
+	memset(o, 0, sizeof(*o));
+	opt = (const uint8_t *)*th + sizeof(struct tcphdr);
+	end = (const uint8_t *)*th + doff;
+	while (opt < end && *opt != TCPOPT_EOL) {
+		if (*opt == TCPOPT_NOP) {
+			opt++;
+			continue;
+		}
+		if (opt + 1 >= end || opt[1] < 2 || opt + opt[1] > end)
+			break;
+		if (opt[0] == TCPOPT_TIMESTAMP && opt[1] == 10) {
+			o->ts = true;
+			o->tsval = ntohl(*(uint32_t *)(opt + 2));
+		}
+		opt += opt[1];
+	}
+	return 1;
+}
+
+static int read_pkt(struct ksender *k, uint8_t *buf, size_t size, struct tcphdr **th,
+		    uint32_t *len, struct tcpopts *o)
+{
+	for (;;) {
+		ssize_t n = read(k->tun, buf, size);
+
+		if (n < 0)
+			return errno == EAGAIN ? 0 : -1;
+		if (parse(buf, n, th, len, o))
+			return 1;
+	}
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	v = htonl(v);
+	memcpy(p, &v, 4);
+}
+
+/* Send one segment from the peer: flags, ack, and TCP options already laid out. */
+static void send_pkt(struct ksender *k, uint8_t flags, uint32_t seq, uint32_t ack,
+		     uint16_t win, const uint8_t *opts, size_t olen)
+{
+	uint8_t pkt[128];
+	struct iphdr *ip = (void *)pkt;
+	struct tcphdr *th = (void *)(pkt + sizeof(*ip));
+	size_t tlen = sizeof(*th) + olen;
+	uint32_t sum;
+
+	memset(pkt, 0, sizeof(pkt));
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->tot_len = htons(sizeof(*ip) + tlen);
+	ip->frag_off = htons(IP_DF);
+	ip->ttl = 64;
+	ip->protocol = IPPROTO_TCP;
+	inet_pton(AF_INET, PEER_ADDR, &ip->saddr);
+	inet_pton(AF_INET, LOCAL_ADDR, &ip->daddr);
+	ip->check = htons(csum_fold(csum_add(0, ip, sizeof(*ip))));
+
+	th->source = htons(PEER_PORT);
+	th->dest = htons(LOCAL_PORT);
+	th->seq = htonl(seq);
+	th->ack_seq = htonl(ack);
+	th->doff = tlen / 4;
+	((uint8_t *)th)[13] = flags;
+	th->window = htons(win);
+	memcpy(pkt + sizeof(*ip) + sizeof(*th), opts, olen);
+
+	sum = csum_add(0, &ip->saddr, 8);
+	sum += IPPROTO_TCP + tlen;
+	sum = csum_add(sum, th, tlen);
+	th->check = htons(csum_fold(sum));
+
+	if (write(k->tun, pkt, sizeof(*ip) + tlen) != (ssize_t)(sizeof(*ip) + tlen))
+		die("writing to tun");
+}
+
+#define TH_SYN	0x02
+#define TH_ACK	0x10
+
+static size_t put_ts(uint8_t *o, uint32_t val, uint32_t ecr)
+{
+	o[0] = TCPOPT_NOP;
+	o[1] = TCPOPT_NOP;
+	o[2] = TCPOPT_TIMESTAMP;
+	o[3] = 10;
+	put32(o + 4, val);
+	put32(o + 8, ecr);
+	return 12;
+}
+
+static void handshake(struct ksender *k, const char *algo)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	uint8_t buf[2048], opts[40];
+	struct tcpopts o;
+	struct tcphdr *th;
+	struct pollfd pfd = { .fd = k->tun, .events = POLLIN };
+	char got[32] = "";
+	socklen_t gl = sizeof(got);
+	uint32_t len;
+	size_t ol = 0;
+	int one = 1, sndbuf = SNDBUF;
+
+	k->sk = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (k->sk < 0)
+		die("socket");
+	if (setsockopt(k->sk, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)) ||
+	    setsockopt(k->sk, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
+		die("setsockopt");
+	if (setsockopt(k->sk, IPPROTO_TCP, TCP_CONGESTION, algo, strlen(algo))) {
+		fprintf(stderr, "ackdrill: congestion control '%s': %s\n", algo, strerror(errno));
+		exit(1);
+	}
+	a.sin_port = htons(LOCAL_PORT);
+	inet_pton(AF_INET, LOCAL_ADDR, &a.sin_addr);
+	if (bind(k->sk, (struct sockaddr *)&a, sizeof(a)))
+		die("bind");
+	a.sin_port = htons(PEER_PORT);
+	inet_pton(AF_INET, PEER_ADDR, &a.sin_addr);
+	if (!connect(k->sk, (struct sockaddr *)&a, sizeof(a)) || errno != EINPROGRESS)
+		die("connect");
+
+	if (poll(&pfd, 1, 2000) != 1 || read_pkt(k, buf, sizeof(buf), &th, &len, &o) != 1 ||
+	    !th->syn)
+		dief("no SYN on " TUN_NAME);
+	k->iss = ntohl(th->seq);
+
+	opts[ol++] = TCPOPT_MAXSEG;
+	opts[ol++] = 4;
+	opts[ol++] = k->sc->mss >> 8;
+	opts[ol++] = k->sc->mss & 0xff;
+	if (k->sc->sack) {
+		opts[ol++] = TCPOPT_NOP;
+		opts[ol++] = TCPOPT_NOP;
+		opts[ol++] = TCPOPT_SACK_PERMITTED;
+		opts[ol++] = 2;
+	}
+	if (k->sc->ts) {
+		if (!o.ts)
+			dief("the SYN carries no timestamp");
+		ol += put_ts(opts + ol, ++k->peer_ts, o.tsval);
+	}
+	opts[ol++] = TCPOPT_NOP;
+	opts[ol++] = TCPOPT_WINDOW;
+	opts[ol++] = 3;
+	opts[ol++] = k->sc->wscale;
+	send_pkt(k, TH_SYN | TH_ACK, PEER_ISN, k->iss + 1, 65535, opts, ol);
+
+	/* The kernel's ACK of our SYN-ACK completes the handshake. */
+	if (read_pkt(k, buf, sizeof(buf), &th, &len, &o) != 1 || !th->ack || th->syn || len)
+		dief("no ACK completing the handshake");
+	if (getsockopt(k->sk, IPPROTO_TCP, TCP_CONGESTION, got, &gl) || strcmp(got, algo))
+		dief("the connection does not run the congestion control asked for");
+	k->mss = k->sc->mss - (k->sc->ts ? 12 : 0);
+}
+
+/* --- struct sender over the kernel ---------------------------------------- */
+
+static int k_ack(struct sender *s, const struct ack *a)
+{
+	struct ksender *k = (struct ksender *)s;
+	uint8_t opts[40];
+	size_t ol = 0;
+	int i;
+
+	if (k->sc->ts)
+		ol += put_ts(opts, ++k->peer_ts, a->tsecr);
+	if (a->nsacks) {
+		opts[ol++] = TCPOPT_NOP;
+		opts[ol++] = TCPOPT_NOP;
+		opts[ol++] = TCPOPT_SACK;
+		opts[ol++] = 2 + 8 * a->nsacks;
+		for (i = 0; i < a->nsacks; i++, ol += 8) {
+			put32(opts + ol, k->iss + 1 + a->sacks[i].start * k->mss);
+			put32(opts + ol + 4, k->iss + 1 + a->sacks[i].end * k->mss);
+		}
+	}
+	send_pkt(k, TH_ACK, PEER_ISN + 1, k->iss + 1 + a->ack * k->mss, 65535, opts, ol);
+	return 0;
+}
+
+static int k_next_seg(struct sender *s, struct seg *out)
+{
+	struct ksender *k = (struct ksender *)s;
+	uint8_t buf[2048];
+	struct tcpopts o;
+	struct tcphdr *th;
+	uint32_t len, off;
+	int r;
+
+	for (;;) {
+		r = read_pkt(k, buf, sizeof(buf), &th, &len, &o);
+		if (r <= 0)
+			return r;
+		if (!len && !th->syn && !th->fin && !th->rst)
+			continue;	/* a pure ACK: we send no data to acknowledge */
+		off = ntohl(th->seq) - k->iss - 1;
+		if (th->syn || th->fin || th->rst || len != k->mss || off % k->mss) {
+			fprintf(stderr, "ackdrill: unexpected segment: seq +%u len %u flags %#x\n",
+				off, len, ((uint8_t *)th)[13]);
+			return -1;
+		}
+		out->idx = off / k->mss;
+		out->tsval = o.tsval;
+		return 1;
+	}
+}
+
+static int k_wait_rto(struct sender *s)
+{
+	struct ksender *k = (struct ksender *)s;
+	struct pollfd pfd = { .fd = k->tun, .events = POLLIN };
+
+	if (poll(&pfd, 1, RTO_WAIT_MS) != 1) {
+		fprintf(stderr, "ackdrill: no retransmission within %d ms\n", RTO_WAIT_MS);
+		return -1;
+	}
+	return 0;
+}
+
+static int k_wait_gate(struct sender *s)
+{
+	struct timespec ts = { 0, GATE_WAIT_MS * 1000000L };
+
+	(void)s;
+	return nanosleep(&ts, NULL);
+}
+
+static int k_app_write(struct sender *s, uint32_t segs)
+{
+	static char data[64 * 1024];
+	struct ksender *k = (struct ksender *)s;
+
+	uint64_t goal = (uint64_t)segs * k->mss;
+
+	/* The model writes exactly as much: the socket buffer must take it all. */
+	while (k->written < goal) {
+		size_t want = goal - k->written < sizeof(data) ? goal - k->written : sizeof(data);
+		ssize_t n = send(k->sk, data, want, MSG_DONTWAIT);
+
+		if (n < 0) {
+			fprintf(stderr, "ackdrill: writing to the socket: %s\n", strerror(errno));
+			return -1;
+		}
+		k->written += n;
+	}
+	return 0;
+}
+
+static int k_info(struct sender *s, struct tcpstat *st)
+{
+	struct ksender *k = (struct ksender *)s;
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	if (getsockopt(k->sk, IPPROTO_TCP, TCP_INFO, &ti, &len))
+		return -1;
+	st->cwnd = ti.tcpi_snd_cwnd;
+	st->ssthresh = ti.tcpi_snd_ssthresh;
+	st->ca_state = ti.tcpi_ca_state;
+	st->unacked = ti.tcpi_unacked;
+	st->sacked = ti.tcpi_sacked;
+	st->lost = ti.tcpi_lost;
+	st->retrans = ti.tcpi_retrans;
+	st->total_retrans = ti.tcpi_total_retrans;
+	st->retransmits = ti.tcpi_retransmits;
+	return 0;
+}
+
+static void k_now(struct sender *s, uint64_t *us, uint64_t *ticks)
+{
+	struct timespec ts;
+	struct tms t;
+
+	(void)s;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	*us = (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+	*ticks = times(&t);
+}
+
+/* One attempt, in a child of its own: the namespace goes when it exits. */
+static int attempt(const struct script *sc, const char *algo, FILE *csv)
+{
+	static struct ksender k = {
+		.ops = {
+			.ack = k_ack, .next_seg = k_next_seg, .wait_rto = k_wait_rto,
+			.wait_gate = k_wait_gate, .app_write = k_app_write, .info = k_info,
+			.now = k_now,
+		},
+	};
+	int err;
+
+	k.sc = sc;
+	k.ops.has_gate = strstr(algo, "bic") != NULL;
+	setup_netns(&k);
+	handshake(&k, algo);
+	err = drill_run(sc, &k.ops, csv);
+	if (fflush(csv))
+		die("writing the rows");
+	return err == DRILL_RETRY ? 3 : err ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct script sc;
+	const char *out = NULL;
+	char buf[65536];
+	int opt, n, status;
+	FILE *csv, *tmp;
+	size_t len;
+
+	while ((opt = getopt(argc, argv, "o:")) != -1) {
+		if (opt != 'o')
+			goto usage;
+		out = optarg;
+	}
+	if (argc - optind != 2)
+		goto usage;
+	if (script_load(&sc, argv[optind]))
+		return 1;
+
+	for (n = 1; n <= ATTEMPTS; n++) {
+		pid_t pid;
+
+		tmp = tmpfile();
+		if (!tmp)
+			die("tmpfile");
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (!pid)
+			_exit(attempt(&sc, argv[optind + 1], tmp));
+		if (waitpid(pid, &status, 0) != pid)
+			die("waitpid");
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 3)
+			break;
+		fclose(tmp);
+	}
+	if (n > ATTEMPTS) {
+		fprintf(stderr, "ackdrill: %s: %d runs, all voided by the gate guard\n",
+			sc.name, ATTEMPTS);
+		return 1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return 1;
+	if (n > 1)
+		fprintf(stderr, "ackdrill: %s on %s: run %d counts\n", sc.name, argv[optind + 1], n);
+
+	csv = out ? fopen(out, "w") : stdout;
+	if (!csv)
+		die(out);
+	rewind(tmp);
+	while ((len = fread(buf, 1, sizeof(buf), tmp)))
+		if (fwrite(buf, 1, len, csv) != len)
+			die("writing the rows");
+	if (ferror(tmp) || fclose(csv))
+		die("writing the rows");
+	return 0;
+usage:
+	fprintf(stderr, "usage: ackdrill [-o CSV] SCRIPT ALGO\n");
+	return 2;
+}
