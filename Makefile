@@ -56,7 +56,8 @@ BPF_NOLINK_OBJS	:= $(addprefix $(BUILD)/bpf/nolink/,bic.bpf.o bic_2611.bpf.o)
 SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/migrate.skel.h
 UNIT_TESTS	:= $(BUILD)/tests/test_bic_math
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
-GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl
+GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/drill/ackdrill
+DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
 .PHONY: all deps demo test unit-test vm-test initramfs kmod plots bench clean distclean
@@ -219,6 +220,32 @@ $(BUILD)/loader/bictrace: $(BUILD)/loader/bictrace.o
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LOADER_LIBS) -o $@
 
+# ackdrill: the scripted TCP peer (guest) and the model of its sender (host)
+# share the script parser and the receiver engine.
+DRILL_SRCS	:= drill/engine.c drill/script.c
+DRILL_DEPS	:= $(DRILL_SRCS) drill/drill.h
+
+$(BUILD)/drill/ackdrill: drill/ackdrill.c $(DRILL_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -Idrill $< $(DRILL_SRCS) -o $@
+
+$(BUILD)/drill/model: drill/model.c $(DRILL_DEPS) bpf/bic_math.h | $(STAMP_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -Idrill -Ibpf $< $(DRILL_SRCS) -o $@
+
+# The model's rows for every script and algorithm, written before any guest
+# runs; the guest compares its own rows with them.
+DRILL_ALGOS	:= bpf_bic bic_ref bic bpf_bic_2611 reno
+DRILL_EXPECT	:= $(BUILD)/drill/expect/.done
+
+$(DRILL_EXPECT): $(BUILD)/drill/model $(DRILL_SCRIPTS)
+	$(call msg,MODEL,$(@D))
+	$(Q)rm -rf $(@D) && mkdir -p $(@D)
+	$(Q)for s in $(DRILL_SCRIPTS); do for a in $(DRILL_ALGOS); do \
+		$(BUILD)/drill/model -o $(@D)/$$(basename $$s .ad).$$a.csv $$s $$a || exit 1; \
+	done; done
+	$(Q)touch $@
+
 kmod: $(foreach k,$(KERNELS),$(call kdir,$(k))/kmod/tcp_bic_ref.ko)
 
 # --- host unit tests -----------------------------------------------------
@@ -231,10 +258,13 @@ unit-test: $(UNIT_TESTS)
 
 # --- guest image -----------------------------------------------------------
 # What every guest shares; each kernel's initramfs adds its own tree on top.
-$(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(GUEST_BINS) $(GUEST_TESTS)
+$(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(GUEST_BINS) $(GUEST_TESTS) $(DRILL_SCRIPTS) \
+		$(DRILL_EXPECT)
 	$(call msg,GUEST,$(GUEST))
 	$(Q)rm -rf $(GUEST) && mkdir -p $(GUEST)/opt/bic/bpf/nolink $(GUEST)/opt/bic/tests \
-		$(GUEST)/usr/sbin
+		$(GUEST)/usr/sbin $(GUEST)/opt/bic/drill/expect
+	$(Q)cp $(DRILL_SCRIPTS) $(GUEST)/opt/bic/drill/
+	$(Q)cp $(BUILD)/drill/expect/*.csv $(GUEST)/opt/bic/drill/expect/
 	$(Q)cp $(BPF_OBJS) $(GUEST)/opt/bic/bpf/
 	$(Q)cp $(BPF_NOLINK_OBJS) $(GUEST)/opt/bic/bpf/nolink/
 	$(Q)cp $(GUEST_BINS) $(GUEST)/usr/sbin/
@@ -263,8 +293,9 @@ vm-test: $(INITRDS)
 
 # The runner's own test boots small guests of its own to check that status,
 # panics and hangs come back as they should.
-test: $(UNIT_TESTS) $(INITRDS)
+test: $(UNIT_TESTS) $(BUILD)/drill/model $(INITRDS)
 	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) $(foreach u,$(UNIT_TESTS),--unit $(u)) \
+		--unit "tests/unit/test_drill_model.sh $(BUILD)/drill/model drill/scripts" \
 		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" -- $(GUEST_CMD)
 
 demo: $(call initrd,$(KGUEST))
@@ -298,7 +329,7 @@ bench: $(call initrd,$(KGUEST)) eval/bench-report.sh
 
 clean:
 	$(call msg,CLEAN,build products)
-	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/tests $(GUEST) $(BUILD)/out $(BUILD)/demo \
+	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/drill $(BUILD)/tests $(GUEST) $(BUILD)/out $(BUILD)/demo \
 		$(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data \
 		$(foreach k,$(KERNELS_ALL),$(call kdir,$(k))/guest $(call kdir,$(k))/kmod \
 			$(call initrd,$(k)) $(call kdir,$(k))/initramfs.root)
