@@ -528,21 +528,16 @@ static int attempt(const struct script *sc, const char *algo, FILE *csv)
 
 int main(int argc, char **argv)
 {
+	const char *out, *script, *algo;
 	static struct script sc;
-	const char *out = NULL;
 	char buf[65536];
-	int opt, n, status;
+	int n, status;
 	FILE *csv, *tmp;
 	size_t len;
 
-	while ((opt = getopt(argc, argv, "o:")) != -1) {
-		if (opt != 'o')
-			goto usage;
-		out = optarg;
-	}
-	if (argc - optind != 2)
-		goto usage;
-	if (script_load(&sc, argv[optind]))
+	if (drill_args(argc, argv, "ackdrill", &out, &script, &algo))
+		return 2;
+	if (script_load(&sc, script))
 		return 1;
 
 	for (n = 1; n <= ATTEMPTS; n++) {
@@ -555,7 +550,7 @@ int main(int argc, char **argv)
 		if (pid < 0)
 			die("fork");
 		if (!pid)
-			_exit(attempt(&sc, argv[optind + 1], tmp));
+			_exit(attempt(&sc, algo, tmp));
 		if (waitpid(pid, &status, 0) != pid)
 			die("waitpid");
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 3)
@@ -570,7 +565,7 @@ int main(int argc, char **argv)
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return 1;
 	if (n > 1)
-		fprintf(stderr, "ackdrill: %s on %s: run %d counts\n", sc.name, argv[optind + 1], n);
+		fprintf(stderr, "ackdrill: %s on %s: run %d counts\n", sc.name, algo, n);
 
 	csv = out ? fopen(out, "w") : stdout;
 	if (!csv)
@@ -582,7 +577,4 @@ int main(int argc, char **argv)
 	if (ferror(tmp) || fclose(csv))
 		die("writing the rows");
 	return 0;
-usage:
-	fprintf(stderr, "usage: ackdrill [-o CSV] SCRIPT ALGO\n");
-	return 2;
 }

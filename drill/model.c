@@ -856,26 +856,21 @@ int main(int argc, char **argv)
 			.wait_gate = m_wait_gate, .app_write = m_app_write, .info = m_info,
 		},
 	};
-	const char *out = NULL;
+	const char *out, *script, *algo;
 	FILE *csv = stdout;
 	unsigned i;
-	int opt, err;
+	int err;
 
-	while ((opt = getopt(argc, argv, "o:")) != -1) {
-		if (opt != 'o')
-			goto usage;
-		out = optarg;
-	}
-	if (argc - optind != 2)
-		goto usage;
+	if (drill_args(argc, argv, "model", &out, &script, &algo))
+		return 2;
 	for (i = 0; i < sizeof(algos) / sizeof(algos[0]); i++)
-		if (!strcmp(argv[optind + 1], algos[i].name))
+		if (!strcmp(algo, algos[i].name))
 			break;
 	if (i == sizeof(algos) / sizeof(algos[0])) {
-		fprintf(stderr, "model: no model of '%s'\n", argv[optind + 1]);
+		fprintf(stderr, "model: no model of '%s'\n", algo);
 		return 2;
 	}
-	if (script_load(&sc, argv[optind]))
+	if (script_load(&sc, script))
 		return 1;
 	m.sc = &sc;
 	m.algo = algos[i].algo;
@@ -897,7 +892,4 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	return 0;
-usage:
-	fprintf(stderr, "usage: model [-o CSV] SCRIPT ALGO\n");
-	return 2;
 }

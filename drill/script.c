@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "drill.h"
 
@@ -175,4 +176,25 @@ int script_load(struct script *sc, const char *path)
 		return -1;
 	}
 	return 0;
+}
+
+int drill_args(int argc, char **argv, const char *tool, const char **out,
+	       const char **script, const char **algo)
+{
+	int opt;
+
+	*out = NULL;
+	while ((opt = getopt(argc, argv, "o:")) != -1) {
+		if (opt != 'o')
+			goto usage;
+		*out = optarg;
+	}
+	if (argc - optind != 2)
+		goto usage;
+	*script = argv[optind];
+	*algo = argv[optind + 1];
+	return 0;
+usage:
+	fprintf(stderr, "usage: %s [-o CSV] SCRIPT ALGO\n", tool);
+	return -1;
 }
