@@ -325,12 +325,20 @@ static void handshake(struct ksender *k, const char *algo)
 	socklen_t gl = sizeof(got);
 	uint32_t len;
 	size_t ol = 0;
+	struct linger abort_on_close = { .l_onoff = 1, .l_linger = 0 };
 	int one = 1, sndbuf = SNDBUF;
 
 	k->sk = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (k->sk < 0)
 		die("socket");
-	if (setsockopt(k->sk, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)) ||
+	/*
+	 * However the run ends, the exit closes the socket with a reset: a
+	 * graceful close would leave an orphan retransmitting its unsent data
+	 * into a dead tun for minutes, holding the namespace and the
+	 * algorithm (a BPF struct_ops map outlives its unregistration).
+	 */
+	if (setsockopt(k->sk, SOL_SOCKET, SO_LINGER, &abort_on_close, sizeof(abort_on_close)) ||
+	    setsockopt(k->sk, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)) ||
 	    setsockopt(k->sk, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
 		die("setsockopt");
 	if (setsockopt(k->sk, IPPROTO_TCP, TCP_CONGESTION, algo, strlen(algo))) {

@@ -27,6 +27,7 @@ enum op_kind {
 	OP_UNTIL,	/* rounds until cwnd >= n (checked after each ACK) */
 	OP_DROP,	/* the next n (0: all) queued segments are lost */
 	OP_HOLD,	/* the next n (0: all) queued segments are held back */
+	OP_DROP_RETX,	/* the first queued retransmission is lost */
 	OP_RELEASE,	/* deliver the first n held segments (0: all), one ACK each */
 	OP_WAIT_RTO,	/* wait for the sender's retransmission timer */
 	OP_WAIT_GATE,	/* sleep past BIC's HZ/32 recompute gate */

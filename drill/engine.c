@@ -20,6 +20,7 @@ struct peer {
 
 	uint32_t queue[DRILL_MAX_SEGS];	/* transmitted, not yet seen: segment numbers */
 	uint32_t qts[DRILL_MAX_SEGS];
+	uint8_t qretx[DRILL_MAX_SEGS];	/* a retransmission */
 	uint32_t qhead, qtail;
 	uint32_t held[DRILL_MAX_SEGS], heldts[DRILL_MAX_SEGS], nheld;
 
@@ -82,6 +83,7 @@ static int drain(struct peer *p)
 	while ((r = p->snd->next_seg(p->snd, &s)) == 1) {
 		if (s.idx >= DRILL_MAX_SEGS - 1 || p->qtail == DRILL_MAX_SEGS)
 			return fail(p, NULL, "more segments than a drill may send");
+		p->qretx[p->qtail] = s.idx < p->snd_max;
 		if (s.idx >= p->snd_max) {
 			if (s.idx != p->snd_max)
 				return fail(p, NULL, "sender skipped a segment");
@@ -317,6 +319,16 @@ static int run_op(struct peer *p, const struct op *op)
 				p->held[p->nheld] = p->queue[p->qhead];
 				p->heldts[p->nheld++] = p->qts[p->qhead];
 			}
+		return 0;
+	case OP_DROP_RETX:
+		for (i = p->qhead; i < p->qtail && !p->qretx[i]; i++)
+			;
+		if (i == p->qtail)
+			return fail(p, op, "no retransmission queued");
+		memmove(p->queue + i, p->queue + i + 1, (p->qtail - i - 1) * sizeof(p->queue[0]));
+		memmove(p->qts + i, p->qts + i + 1, (p->qtail - i - 1) * sizeof(p->qts[0]));
+		memmove(p->qretx + i, p->qretx + i + 1, (p->qtail - i - 1) * sizeof(p->qretx[0]));
+		p->qtail--;
 		return 0;
 	case OP_RELEASE:
 		n = op->n ? op->n : p->nheld;

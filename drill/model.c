@@ -50,6 +50,8 @@ enum { CA_OPEN, CA_DISORDER, CA_CWR, CA_RECOVERY, CA_LOSS };
 #define F_ORIG_SACK_ACKED 0x200
 #define F_LOST_RETRANS	0x8000
 #define F_ACKED		(F_DATA_ACKED | F_SYN_ACKED)
+#define F_FORWARD_PROGRESS (F_ACKED | F_DATA_SACKED)
+#define MAX_REORDERING	300	/* net.ipv4.tcp_max_reordering */
 #define F_NOT_DUP	(F_WIN_UPDATE | F_ACKED)
 #define F_CA_ALERT	(F_DATA_SACKED | F_DSACKING_ACK)
 
@@ -88,8 +90,12 @@ struct model {
 	uint32_t rack_end;
 	bool rack_advanced;
 
+	uint32_t reordering;		/* tp->reordering: the sysctl's 1 at first */
+	bool reord_seen;
 	uint32_t jiffies;
+	uint32_t acks;			/* ACKs taken so far */
 	struct bic bic;
+	bool reduced;			/* ssthresh() since BIC last computed cnt */
 };
 
 static uint32_t in_flight(const struct model *m)
@@ -122,6 +128,7 @@ static void ca_init(struct model *m)
 
 static uint32_t ca_ssthresh(struct model *m)
 {
+	m->reduced = true;
 	if (is_bic(m))
 		return bic_recalc_ssthresh(&m->bic, m->cwnd);
 	return bic_max_u32(m->cwnd >> 1, 2);
@@ -196,6 +203,17 @@ static void ca_cong_avoid(struct model *m, uint32_t acked)
 			return;
 	}
 	if (is_bic(m)) {
+		/*
+		 * Back at the cwnd cnt was computed for, across a reduction: a
+		 * whole loss episode went by, and whether that took HZ/32 is up
+		 * to the guest's speed.  A `wait gate` settles it.
+		 */
+		if (m->reduced && m->bic.last_cwnd == m->cwnd &&
+		    (int32_t)(m->jiffies - m->bic.last_time) <= HZ / 32)
+			unmodelled(m, "cwnd is back at the value of BIC's last count across a "
+				   "reduction: the HZ/32 gate is the guest's to decide (wait gate)");
+		if (m->bic.last_cwnd != m->cwnd || (int32_t)(m->jiffies - m->bic.last_time) > HZ / 32)
+			m->reduced = false;
 		bic_update(&m->bic, m->cwnd, m->jiffies, HZ);
 		cong_avoid_ai(m, m->bic.cnt, acked);
 	} else {
@@ -205,10 +223,16 @@ static void ca_cong_avoid(struct model *m, uint32_t acked)
 
 /* --- transmission (tcp_output.c) ------------------------------------------ */
 
-/* TSval: milliseconds of the model's jiffies, which move only at waits. */
+/*
+ * TSval: only its order matters.  The model's jiffies move only at waits,
+ * so one tick per ACK stands in for the time an ACK exchange takes; the
+ * comparisons the kernel makes (an echo against the first retransmission,
+ * or against a retransmitted segment's own stamp) are between segments
+ * sent a round or a timeout apart, milliseconds in the guest.
+ */
 static uint32_t ts_now(const struct model *m)
 {
-	return m->jiffies * (1000 / HZ);
+	return m->jiffies * (1000 / HZ) + m->acks;
 }
 
 static void emit(struct model *m, uint32_t idx)
@@ -344,8 +368,11 @@ static void rack_mark_lost(struct model *m)
 			continue;
 		if ((s & S_LOST) && !(s & S_RETRANS_OUT))
 			continue;
-		if (m->xmit[i] < m->rack_xmit)
+		if (m->xmit[i] < m->rack_xmit) {
+			if (m->reord_seen)
+				unmodelled(m, "RACK after reordering: a window of min_rtt / 4");
 			mark_lost(m, i);
+		}
 	}
 }
 
@@ -424,6 +451,41 @@ static void try_to_open(struct model *m)
 		m->retrans_stamp = 0;
 	if (m->ca_state != CA_CWR)
 		try_keep_open(m);
+}
+
+static uint32_t highest_sack_end(const struct model *m)
+{
+	uint32_t i, fack = m->una;
+
+	for (i = m->una; i < m->nxt; i++)
+		if (m->sk[i] & S_SACKED)
+			fack = i + 1;
+	return fack;
+}
+
+/* tcp_check_sack_reordering */
+static void check_reordering(struct model *m, uint32_t low, uint32_t fack)
+{
+	if (low >= fack)
+		return;
+	if (fack - low > m->reordering)
+		m->reordering = fack - low < MAX_REORDERING ? fack - low : MAX_REORDERING;
+	m->reord_seen = true;
+}
+
+/* A hole filled by the original: the retransmission was spurious. */
+static bool try_undo_partial(struct model *m, uint32_t prior_una, uint32_t prior_fack)
+{
+	if (m->undo_set && packet_delayed(m)) {
+		check_reordering(m, prior_una, prior_fack);
+		if (m->retrans_out)
+			return true;
+		if (!any_retrans_done(m))
+			m->retrans_stamp = 0;
+		undo_cwnd_reduction(m, true);
+		try_keep_open(m);
+	}
+	return false;
 }
 
 static bool try_undo_dsack(struct model *m)
@@ -515,8 +577,8 @@ static void process_loss(struct model *m, int flag, int num_dupack, int *rexmit)
 	*rexmit = REXMIT_LOST;
 }
 
-static void fastretrans_alert(struct model *m, int num_dupack,
-			      int *flag, int *rexmit)
+static void fastretrans_alert(struct model *m, uint32_t prior_una, uint32_t prior_fack,
+			      int num_dupack, int *flag, int *rexmit)
 {
 	if (!m->packets_out && m->sacked_out)
 		m->sacked_out = 0;
@@ -535,10 +597,8 @@ static void fastretrans_alert(struct model *m, int num_dupack,
 
 	switch (m->ca_state) {
 	case CA_RECOVERY:
-		if (*flag & F_SND_UNA_ADVANCED) {
-			if (m->undo_set && packet_delayed(m))
-				unmodelled(m, "partial undo");
-		}
+		if ((*flag & F_SND_UNA_ADVANCED) && try_undo_partial(m, prior_una, prior_fack))
+			return;
 		if (try_undo_dsack(m))
 			try_to_open(m);
 		identify_packet_loss(m, flag);
@@ -707,17 +767,16 @@ static int m_ack(struct sender *snd, const struct ack *a)
 {
 	struct model *m = (struct model *)snd;
 	uint32_t prior_una = m->una, prior_packets = m->packets_out, prior_lost = m->lost_total;
-	uint32_t prior_fack = prior_una, delivered = 0, sack_delivered = 0, i;
+	uint32_t prior_fack, delivered = 0, sack_delivered = 0;
 	int flag = 0, num_dupack = 0, rexmit = REXMIT_NONE;
 
 	m->tsecr = a->tsecr;
+	m->acks++;
 	if (a->ack > m->nxt || a->ack < m->una) {
 		unmodelled(m, "an ACK outside the window");
 		return 0;
 	}
-	for (i = m->una; i < m->nxt; i++)
-		if (m->sk[i] & S_SACKED)
-			prior_fack = i + 1;
+	prior_fack = highest_sack_end(m);
 	if (a->ack > m->una) {
 		flag |= F_SND_UNA_ADVANCED | F_WIN_UPDATE;
 		m->retransmits = 0;
@@ -737,14 +796,14 @@ static int m_ack(struct sender *snd, const struct ack *a)
 	if (!(flag & F_NOT_DUP) || (flag & F_CA_ALERT) || m->ca_state != CA_OPEN) {
 		if (!(flag & (F_SND_UNA_ADVANCED | F_NOT_DUP | F_DSACKING_ACK)))
 			num_dupack = 1;
-		fastretrans_alert(m, num_dupack, &flag, &rexmit);
+		fastretrans_alert(m, prior_una, prior_fack, num_dupack, &flag, &rexmit);
 	}
 
 	/* tcp_cong_control */
 	if (in_cwnd_reduction(m))
 		cwnd_reduction(m, delivered, m->lost_total - prior_lost, flag);
-	else if (flag & F_DATA_ACKED)
-		ca_cong_avoid(m, delivered);
+	else if (flag & (m->reordering > 1 ? F_FORWARD_PROGRESS : F_DATA_ACKED))
+		ca_cong_avoid(m, delivered);	/* tcp_may_raise_cwnd */
 
 	/* tcp_xmit_recovery */
 	if (rexmit == REXMIT_NEW) {
@@ -877,6 +936,7 @@ int main(int argc, char **argv)
 	m.cwnd = INIT_CWND;
 	m.ssthresh = INF_SSTHRESH;
 	m.jiffies = 1000000;
+	m.reordering = 1;
 	ca_init(&m);
 
 	if (out && !(csv = fopen(out, "w"))) {

@@ -7,6 +7,7 @@
  *   rounds N [every K]		N round trips: deliver all that was queued
  *   until cwnd N [every K]	rounds until cwnd >= N after an ACK
  *   drop [N|all]		the next N (1, all) queued segments are lost
+ *   drop retx			the first queued retransmission is lost
  *   hold [N|all]		... are held back, as if delayed
  *   release [N]		deliver the first N held segments (all), one ACK each
  *   wait rto | wait gate	let the retransmission timer fire / HZ/32 pass
@@ -102,7 +103,9 @@ static int parse_line(struct script *sc, char **tok, int ntok, int line)
 			return -1;
 	} else if (!strcmp(w, "drop") || !strcmp(w, "hold")) {
 		op->kind = w[0] == 'd' ? OP_DROP : OP_HOLD;
-		if (ntok == 2 && !strcmp(tok[1], "all"))
+		if (ntok == 2 && !strcmp(tok[1], "retx") && op->kind == OP_DROP)
+			op->kind = OP_DROP_RETX;
+		else if (ntok == 2 && !strcmp(tok[1], "all"))
 			op->n = 0;
 		else if (ntok > 2 || (ntok == 2 && (parse_u32(tok[1], &op->n) || !op->n)))
 			return -1;
