@@ -122,7 +122,8 @@ $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
 	$$(call msg,GUEST,$(call kdir,$(1))/guest)
 	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod
 	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
-	$(Q)echo 'SWAP_ROUNDS=$(SWAP_ROUNDS_$(1))' > $$(@D)/opt/bic/suite.conf
+	$(Q)printf 'SWAP_ROUNDS=%s\nEPERM_LEAK=%s\nT60_REFS="%s"\n' $(SWAP_ROUNDS_$(1)) \
+		$(EPERM_LEAK_$(1)) "$(T60_REFS_$(1))" > $$(@D)/opt/bic/suite.conf
 	$(Q)cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $$(@D)/opt/bic/kmod/
 	$(Q)touch $$@
 

@@ -42,6 +42,7 @@
 #define PIN_ROOT	BPF_FS "/ccctl"
 #define VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
 #define CA_AVAILABLE	"/proc/sys/net/ipv4/tcp_available_congestion_control"
+#define CA_ALLOWED	"/proc/sys/net/ipv4/tcp_allowed_congestion_control"
 #define CA_DEFAULT	"/proc/sys/net/ipv4/tcp_congestion_control"
 #define CA_NAME_MAX	16	/* TCP_CA_NAME_MAX, NUL included */
 
@@ -218,13 +219,14 @@ static bool valid_name(const char *name)
 	return len && len < CA_NAME_MAX && !strchr(name, '/') && name[0] != '.';
 }
 
-static bool ca_available(const char *name)
+/* NAME is among the algorithms the sysctl FILE lists. */
+static bool ca_listed(const char *file, const char *name)
 {
 	char line[4096], *tok, *save;
 	bool found = false;
 	FILE *f;
 
-	f = fopen(CA_AVAILABLE, "r");
+	f = fopen(file, "r");
 	if (!f)
 		return false;
 	if (fgets(line, sizeof(line), f)) {
@@ -234,6 +236,22 @@ static bool ca_available(const char *name)
 	}
 	fclose(f);
 	return found;
+}
+
+static bool ca_available(const char *name)
+{
+	return ca_listed(CA_AVAILABLE, name);
+}
+
+/*
+ * The kernel makes tcp_allowed_congestion_control, a global, read-only in
+ * every network namespace but the initial one.
+ */
+static bool in_initial_netns(void)
+{
+	struct stat st;
+
+	return !stat(CA_ALLOWED, &st) && (st.st_mode & S_IWUSR);
 }
 
 static bool ca_is_default(const char *name)
@@ -890,6 +908,19 @@ static int cmd_set_default(void)
 	const char *name = env.args[1];
 	ssize_t n;
 	int fd;
+
+	/*
+	 * Outside the initial namespace only an allowed algorithm can be the
+	 * default.  The kernel refuses the others with EPERM, but up to 6.12.95
+	 * (and in 6.1) only after taking a reference it then keeps: a module
+	 * that can never be unloaded, a BPF struct_ops map that outlives its
+	 * unregistration and the namespace.  So ask before the kernel is asked
+	 * (which for a name not yet available may load a module first).
+	 */
+	if (!in_initial_netns() && !ca_listed(CA_ALLOWED, name))
+		return fail(0, "%s is not in net.ipv4.tcp_allowed_congestion_control: outside the "
+			    "initial network namespace only an allowed algorithm can be the "
+			    "default (allow it from the initial one first)", name);
 
 	fd = open(CA_DEFAULT, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)

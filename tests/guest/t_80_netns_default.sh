@@ -1,0 +1,57 @@
+#!/bin/bash
+# ccctl set-default outside the initial network namespace, and the kernel
+# bug it guards against.
+#
+# Only the initial namespace may make a restricted algorithm (one not in
+# net.ipv4.tcp_allowed_congestion_control) the default.  The kernel refuses
+# the others with EPERM, but 6.1.176 and 6.12.95 take a reference on the
+# algorithm first and keep it: a module that can no longer be unloaded, a
+# BPF struct_ops map that outlives its unregistration.  ccctl refuses before
+# the kernel is asked; t_90 then finds no struct_ops map left behind.  The
+# last check triggers the bug on purpose, once, with the kernel's own bic
+# (nothing unloads it later): its module refcount must move exactly as this
+# kernel is known to behave (EPERM_LEAK in suite.conf, from versions.mk).
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+EPERM_LEAK=unknown
+# written per kernel by the build
+# shellcheck source=/dev/null
+[ -r "$BIC_DIR/suite.conf" ] && . "$BIC_DIR/suite.conf"
+NS=bic-t80
+in_ns() { ip netns exec "$NS" "$@"; }
+ns_default() { in_ns cat /proc/sys/net/ipv4/tcp_congestion_control; }
+
+check "bpftool registers bpf_bic" ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/t80
+ip netns del "$NS" 2>/dev/null
+ip netns add "$NS"
+before=$(ns_default)
+
+err=$(in_ns ccctl set-default bpf_bic 2>&1 >/dev/null)
+rc=$?
+info "refused: $err"
+check_cmp "set-default bpf_bic in a namespace: refused" "$rc" -ne 0
+check_cmp "... in one line on stderr" "$(printf '%s' "$err" | grep -c '')" -eq 1
+check "... that says how to allow it" grep -q "tcp_allowed_congestion_control" <<<"$err"
+check_cmp "... the namespace keeps its default" "$(ns_default)" = "$before"
+
+allowed=$(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)
+sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed bpf_bic"
+check "once allowed, set-default bpf_bic in the namespace" in_ns ccctl set-default bpf_bic
+check_cmp "... the namespace defaults to bpf_bic" "$(ns_default)" = bpf_bic
+check "... and back to $before" in_ns ccctl set-default "$before"
+sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed"
+check "bpftool unregisters bpf_bic" ca_unregister /sys/fs/bpf/t80
+
+# The kernel bug itself, on purpose, once.
+check "modprobe tcp_bic" modprobe tcp_bic
+ref0=$(cat /sys/module/tcp_bic/refcnt)
+in_ns sh -c 'echo bic > /proc/sys/net/ipv4/tcp_congestion_control' 2>/dev/null
+rc=$?
+ref1=$(cat /sys/module/tcp_bic/refcnt)
+check_cmp "the kernel refuses bic as a namespace's default (EPERM)" "$rc" -ne 0
+if [ "$ref1" -gt "$ref0" ]; then leak=yes; else leak=no; fi
+info "tcp_bic refcnt $ref0 -> $ref1 across the refused write: leak=$leak"
+check_cmp "$(uname -r): the EPERM reference leak is as known for this kernel" \
+	"$leak" = "$EPERM_LEAK"
+ip netns del "$NS"
