@@ -60,7 +60,7 @@ GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/drill/ackd
 DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
-.PHONY: all deps demo test unit-test vm-test initramfs kmod plots bench clean distclean
+.PHONY: all deps demo test unit-test vm-test initramfs kmod kpatch plots bench clean distclean
 .DELETE_ON_ERROR:
 
 all: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(UNIT_TESTS) $(INITRDS)
@@ -86,11 +86,8 @@ $(BPFTOOL) $(LIBBPF_A) &: $(BUILD)/debs/.fetched-tools
 		dpkg-deb -x $$d $(TOOLS) || exit 1; done
 	$(Q)touch $(BPFTOOL) $(LIBBPF_A)
 
-# --- one guest kernel: image, headers, bic_ref, guest tree, initramfs --------
-# kbuild of 6.12 builds external modules only inside M=, so M= is a folder
-# of links under build/ and the source tree stays free of kbuild droppings.
-# Module BTF is skipped: nothing attaches BPF to bic_ref, and it would need
-# pahole on the host.  suite.conf holds what the guest tests take per kernel.
+# --- one guest kernel: image, headers, modules, guest tree, initramfs ------
+# suite.conf holds what the guest tests take per kernel.
 # CONFIG_HZ reaches the BPF program as a __kconfig extern, which libbpf
 # reads from /boot/config-$(uname -r): these kernels have no /proc/config.gz.
 define kernel_rules
@@ -118,13 +115,15 @@ $(call kdir,$(1))/kheaders/.unpacked: $(call kdir,$(1))/.fetched-headers vm-imag
 	$(Q)touch $$@
 
 $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
-		$(call kdir,$(1))/kmod/tcp_bic_ref.ko
+		$(call kdir,$(1))/kmod/tcp_bic_ref.ko $(call kdir,$(1))/kpatch/ko/tcp_bic.ko
 	$$(call msg,GUEST,$(call kdir,$(1))/guest)
-	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod
+	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod/patched
 	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
 	$(Q)printf 'SWAP_ROUNDS=%s\nEPERM_LEAK=%s\nT60_REFS="%s"\n' $(SWAP_ROUNDS_$(1)) \
 		$(EPERM_LEAK_$(1)) "$(T60_REFS_$(1))" > $$(@D)/opt/bic/suite.conf
 	$(Q)cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $$(@D)/opt/bic/kmod/
+	$(Q)cp $(call kdir,$(1))/kpatch/ko/tcp_bic.ko $(call kdir,$(1))/kpatch/applied \
+		$$(@D)/opt/bic/kmod/patched/
 	$(Q)touch $$@
 
 $(call initrd,$(1)): $(call vmlinuz,$(1)) $(call kdir,$(1))/guest/.done $(GUEST)/.done \
@@ -134,30 +133,47 @@ $(call initrd,$(1)): $(call vmlinuz,$(1)) $(call kdir,$(1))/guest/.done $(GUEST)
 		$(GUEST) $(call kdir,$(1))/guest
 endef
 
-# bic_ref, built with the host's toolchain against the unpacked headers...
-define kmod_on_host
-$(call kdir,$(1))/kmod/tcp_bic_ref.ko: kmod/tcp_bic_ref.c kmod/Kbuild bpf/bic_math.h \
-		$(call kdir,$(1))/kheaders/.unpacked
-	$$(call msg,KMOD,$$@)
-	$(Q)mkdir -p $$(@D) && ln -sf $(abspath kmod/tcp_bic_ref.c kmod/Kbuild) $$(@D)/
+# $(call kmod_rule,K,KO,MOD_DIR,DEPS): build KO for kernel K from the Kbuild
+# and sources in MOD_DIR, with the host's toolchain against the unpacked
+# headers (M= a folder of links, so the sources stay free of kbuild's
+# droppings), or, for a kernel with KBUILD_ROOT_K, inside a Debian root of
+# that suite.  Module BTF is skipped: nothing attaches BPF to these modules,
+# and it would need pahole.
+define kmod_rule
+$(2): $(4) bpf/bic_math.h $(if $(KBUILD_ROOT_$(1)),$(call kdir,$(1))/.fetched-headers \
+		$(BUILD)/roots/$(KBUILD_ROOT_$(1))/.done vm-image/kmod-in-root.sh,\
+		$(call kdir,$(1))/kheaders/.unpacked)
+	$$(call msg,KMOD,$$@$(if $(KBUILD_ROOT_$(1)), (in $(KBUILD_ROOT_$(1)))))
+ifneq ($(KBUILD_ROOT_$(1)),)
+	$(Q)./vm-image/kmod-in-root.sh $(BUILD)/roots/$(KBUILD_ROOT_$(1)) $(KVER_$(1)) $$(@D) \
+		$(3) bpf $(foreach p,$(KHDR_$(1)),$(BUILD)/debs/$(p)_$(KPKG_$(1))_*.deb)
+else
+	$(Q)mkdir -p $$(@D) && ln -sf $(abspath $(3))/* $$(@D)/
 	$(Q)$(MAKE) $(if $(Q),-s) -C $(call kdir,$(1))/kheaders/usr/src/linux-headers-$(KVER_$(1)) \
-		M=$(abspath $(call kdir,$(1))/kmod) BIC_INC=$(abspath bpf) \
-		CONFIG_DEBUG_INFO_BTF_MODULES= modules
-
+		M=$(abspath $$(@D)) BIC_INC=$(abspath bpf) CONFIG_DEBUG_INFO_BTF_MODULES= modules
+endif
 endef
 
-# ... or, for a kernel with KBUILD_ROOT_K, inside a Debian root of that suite.
-define kmod_in_root
-$(call kdir,$(1))/kmod/tcp_bic_ref.ko: kmod/tcp_bic_ref.c kmod/Kbuild bpf/bic_math.h \
-		$(call kdir,$(1))/.fetched-headers $(BUILD)/roots/$(KBUILD_ROOT_$(1))/.done \
-		vm-image/kmod-in-root.sh
-	$$(call msg,KMOD,$$@ (in $(KBUILD_ROOT_$(1))))
-	$(Q)./vm-image/kmod-in-root.sh $(BUILD)/roots/$(KBUILD_ROOT_$(1)) $(KVER_$(1)) $$(@D) . \
-		$(foreach p,$(KHDR_$(1)),$(BUILD)/debs/$(p)_$(KPKG_$(1))_*.deb)
+# The patch series (patches/) on Debian's linux-source of kernel K: the
+# patched tcp_bic.c, built as tcp_bic.ko like bic_ref (make kpatch).
+define kpatch_rules
+$(call kdir,$(1))/.fetched-source: vm-image/versions.mk vm-image/fetch-debs.sh | $(STAMP_DEPS)
+	$$(call msg,FETCH,$(KSRC_$(1)) $(KPKG_$(1)))
+	$(Q)$(FETCH) $(KSRC_$(1))=$(KPKG_$(1))
+	$(Q)mkdir -p $$(@D) && touch $$@
+
+$(call kdir,$(1))/kpatch/mod/tcp_bic.c: $(call kdir,$(1))/.fetched-source vm-image/kpatch.sh \
+		patches/series $(wildcard patches/*.patch)
+	$$(call msg,KPATCH,$(KSRC_$(1)) $(KPKG_$(1)))
+	$(Q)./vm-image/kpatch.sh $(call kdir,$(1))/kpatch $(1) \
+		$(BUILD)/debs/$(KSRC_$(1))_$(KPKG_$(1))_all.deb patches
 endef
 
-$(foreach k,$(KERNELS_ALL),$(eval $(call kernel_rules,$(k))) \
-	$(eval $(call $(if $(KBUILD_ROOT_$(k)),kmod_in_root,kmod_on_host),$(k))))
+$(foreach k,$(KERNELS_ALL),$(eval $(call kernel_rules,$(k))) $(eval $(call kpatch_rules,$(k))) \
+	$(eval $(call kmod_rule,$(k),$(call kdir,$(k))/kmod/tcp_bic_ref.ko,kmod,\
+		kmod/tcp_bic_ref.c kmod/Kbuild)) \
+	$(eval $(call kmod_rule,$(k),$(call kdir,$(k))/kpatch/ko/tcp_bic.ko,\
+		$(call kdir,$(k))/kpatch/mod,$(call kdir,$(k))/kpatch/mod/tcp_bic.c)))
 
 $(BUILD)/roots/%/.done: vm-image/mkroot.sh vm-image/mirror.sh vm-image/versions.mk | $(STAMP_DEPS)
 	$(call msg,ROOT,$(@D) (debootstrap $*))
@@ -248,6 +264,8 @@ $(DRILL_EXPECT): $(BUILD)/drill/model $(DRILL_SCRIPTS)
 	$(Q)touch $@
 
 kmod: $(foreach k,$(KERNELS),$(call kdir,$(k))/kmod/tcp_bic_ref.ko)
+
+kpatch: $(foreach k,$(KERNELS),$(call kdir,$(k))/kpatch/ko/tcp_bic.ko)
 
 # --- host unit tests -----------------------------------------------------
 $(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c bpf/bic_math.h | $(STAMP_DEPS)

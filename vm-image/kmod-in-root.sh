@@ -1,21 +1,23 @@
 #!/bin/bash
-# Build bic_ref for kernel KVER inside ROOT (see mkroot.sh), against the
-# kernel's own headers packages, with the very compiler the kernel was built
-# with: the root's gcc must print exactly the CONFIG_CC_VERSION_TEXT of the
-# kernel's config, or nothing is built.  The project's kmod/ and bpf/ are
-# bind-mounted read-only into the root, in a mount namespace of the build's
-# own, with /proc (objtool reads it); M= is a folder of links in the root,
-# so kbuild writes nothing into the source tree.
+# Build an out-of-tree module for kernel KVER inside ROOT (see mkroot.sh),
+# against the kernel's own headers packages, with the very compiler the
+# kernel was built with: the root's gcc must print exactly the
+# CONFIG_CC_VERSION_TEXT of the kernel's config, or nothing is built.  The
+# module's folder and the include folder are bind-mounted read-only into the
+# root, in a mount namespace of the build's own, with /proc (objtool reads
+# it); M= is a folder of links in the root, so kbuild writes nothing into
+# the source tree.
 #
-# usage: kmod-in-root.sh ROOT KVER OUT_DIR SRC_DIR DEB...
-#   SRC_DIR	the project's top folder (holds kmod/ and bpf/)
+# usage: kmod-in-root.sh ROOT KVER OUT_DIR MOD_DIR INC_DIR DEB...
+#   MOD_DIR	the module's Kbuild and sources (kmod/ for bic_ref)
+#   INC_DIR	reaches the Kbuild as BIC_INC (bpf/, for bic_math.h)
 set -euo pipefail
 
 die() { echo "kmod-in-root: $*" >&2; exit 1; }
 
-[ $# -ge 5 ] || die "usage: kmod-in-root.sh ROOT KVER OUT_DIR SRC_DIR DEB..."
-root=$(realpath "$1") kver=$2 out=$(realpath -m "$3") src=$(realpath "$4")
-shift 4
+[ $# -ge 6 ] || die "usage: kmod-in-root.sh ROOT KVER OUT_DIR MOD_DIR INC_DIR DEB..."
+root=$(realpath "$1") kver=$2 out=$(realpath -m "$3") mod=$(realpath "$4") inc=$(realpath "$5")
+shift 5
 
 for deb in "$@"; do
 	dpkg-deb -x "$deb" "$root"
@@ -29,16 +31,19 @@ have=$(chroot "$root" "$cc" --version 2>/dev/null | head -n 1) || true
 [ "$have" = "$want" ] || die "$kver was built with '$want'; the root has '${have:-no $cc}'"
 
 rm -rf "$root/build/kmod"
-mkdir -p "$root/build/kmod" "$root/src"
-ln -s /src/kmod/tcp_bic_ref.c /src/kmod/Kbuild "$root/build/kmod/"
+mkdir -p "$root/build/kmod" "$root/src/mod" "$root/src/inc"
+for f in "$mod"/*; do
+	ln -s "/src/mod/${f##*/}" "$root/build/kmod/"
+done
 # shellcheck disable=SC2016	# expanded by the inner sh
 unshare -m --propagation private sh -c '
-	root=$1 src=$2 hdr=$3
+	root=$1 mod=$2 inc=$3 hdr=$4
 	mount -t proc proc "$root/proc" &&
-	mount --bind -o ro "$src" "$root/src" &&
-	exec chroot "$root" make -s -C "$hdr" M=/build/kmod BIC_INC=/src/bpf \
+	mount --bind -o ro "$mod" "$root/src/mod" &&
+	mount --bind -o ro "$inc" "$root/src/inc" &&
+	exec chroot "$root" make -s -C "$hdr" M=/build/kmod BIC_INC=/src/inc \
 		CONFIG_DEBUG_INFO_BTF_MODULES= CONFIG_PAHOLE_VERSION=0 modules
-' sh "$root" "$src" "$hdr" || die "module build for $kver failed"
+' sh "$root" "$mod" "$inc" "$hdr" || die "module build for $kver failed"
 
 mkdir -p "$out"
-cp "$root/build/kmod/tcp_bic_ref.ko" "$out/"
+cp "$root/build/kmod/"*.ko "$out/"

@@ -35,6 +35,12 @@ KIMG_7.3	:= linux-binary-7.3.4+deb13-cloud-amd64 linux-modules-7.3.4+deb13-cloud
 KHDR_7.3	:= linux-headers-7.3.4+deb13-cloud-amd64 linux-headers-7.3.4+deb13-common \
 		   linux-kbuild-7.3.4+deb13
 
+# Debian's kernel source of each kernel, for the patch series (patches/),
+# at the kernel's own version.
+KSRC_6.12	:= linux-source-6.12
+KSRC_6.1	:= linux-source-6.1
+KSRC_7.3	:= linux-source-7.3
+
 BPFTOOL_VER	:= 7.5.0+6.12.95-1~bpo12+1
 LIBBPF_VER	:= 1:1.4.6-1~bpo12+1
 

@@ -1,0 +1,40 @@
+#!/bin/bash
+# Apply the project's kernel patch series to the files it touches in
+# Debian's linux-source package of one kernel, and lay out the patched
+# net/ipv4/tcp_bic.c as an out-of-tree module (Kbuild beside it), so that
+# the same kbuild that builds bic_ref builds it against the kernel's own
+# headers.  A patch must apply with no fuzz and nothing rejected (an offset
+# is fine) to every kernel the series names it for.
+#
+# usage: kpatch.sh OUT_DIR KERNEL SOURCE_DEB PATCH_DIR
+#   KERNEL	the id in vm-image/versions.mk (6.1, 6.12, 7.3)
+#   PATCH_DIR	holds the patches and `series`: one line per patch, its
+#		file name and the kernels it is for
+set -euo pipefail
+
+die() { echo "kpatch: $*" >&2; exit 1; }
+
+[ $# -eq 4 ] || die "usage: kpatch.sh OUT_DIR KERNEL SOURCE_DEB PATCH_DIR"
+out=$(realpath -m "$1") kernel=$2 deb=$(realpath "$3") pdir=$(realpath "$4")
+files=(net/ipv4/tcp_bic.c net/ipv4/tcp_cong.c)
+
+rm -rf "$out" && mkdir -p "$out/tree" "$out/mod"
+# The package holds one tarball, linux-source-X.tar.xz; take the two files.
+tarball=$(dpkg-deb -c "$deb" | awk '/\.tar\.xz$/ { print $NF; exit }')
+[ -n "$tarball" ] || die "no source tarball in $deb"
+top=$(basename "$tarball" .tar.xz)
+dpkg-deb --fsys-tarfile "$deb" | tar -xO "$tarball" |
+	tar -xJ -C "$out/tree" --strip-components=1 "${files[@]/#/$top/}" ||
+	die "cannot unpack ${files[*]} from $tarball"
+
+: > "$out/applied"
+while read -r patch kernels; do
+	case $patch in ''|'#'*) continue ;; esac
+	[[ " $kernels " == *" $kernel "* ]] || continue
+	log=$(patch -d "$out/tree" -p1 -F0 --no-backup-if-mismatch < "$pdir/$patch" 2>&1) ||
+		die "$patch does not apply to $top: $(tr '\n' ' ' <<<"$log")"
+	echo "$patch" >> "$out/applied"
+done < "$pdir/series"
+
+cp "$out/tree/net/ipv4/tcp_bic.c" "$out/mod/"
+echo "obj-m := tcp_bic.o" > "$out/mod/Kbuild"
