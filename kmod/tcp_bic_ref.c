@@ -6,8 +6,8 @@
  * The window arithmetic is bic_math.h, the very header bic.bpf.c compiles,
  * so any difference the guest tests see between bic_ref and bpf_bic comes
  * from the BPF plumbing, not from the algorithm.  The glue below mirrors
- * bic.bpf.c call for call; it is not the kernel's own tcp_bic.c, whose undo
- * and slow-start exit differ.
+ * bic.bpf.c call for call; the kernel's own tcp_bic.c (6.1 to 7.3) differs
+ * only in its undo, max(cwnd, prior_cwnd), as the drills show ACK by ACK.
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
