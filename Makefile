@@ -53,6 +53,7 @@ endif
 # its maps are named alike).  ccctl takes either on any kernel.
 BPF_OBJS	:= $(addprefix $(BUILD)/bpf/,bic.bpf.o bic_2611.bpf.o)
 BPF_NOLINK_OBJS	:= $(addprefix $(BUILD)/bpf/nolink/,bic.bpf.o bic_2611.bpf.o)
+BPF_TEST_OBJS	:= $(BUILD)/bpf/test/badname.bpf.o
 SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/migrate.skel.h
 UNIT_TESTS	:= $(BUILD)/tests/test_bic_math
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
@@ -119,8 +120,9 @@ $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
 	$$(call msg,GUEST,$(call kdir,$(1))/guest)
 	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod/patched
 	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
-	$(Q)printf 'SWAP_ROUNDS=%s\nEPERM_LEAK=%s\nT60_REFS="%s"\n' $(SWAP_ROUNDS_$(1)) \
-		$(EPERM_LEAK_$(1)) "$(T60_REFS_$(1))" > $$(@D)/opt/bic/suite.conf
+	$(Q)printf 'SWAP_ROUNDS=%s\nEPERM_LEAK=%s\nT60_REFS="%s"\nNAME_BYTES=%s\n' \
+		$(SWAP_ROUNDS_$(1)) $(EPERM_LEAK_$(1)) "$(T60_REFS_$(1))" $(NAME_BYTES_$(1)) \
+		> $$(@D)/opt/bic/suite.conf
 	$(Q)cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $$(@D)/opt/bic/kmod/
 	$(Q)cp $(call kdir,$(1))/kpatch/ko/tcp_bic.ko $(call kdir,$(1))/kpatch/applied \
 		$$(@D)/opt/bic/kmod/patched/
@@ -206,6 +208,12 @@ $(BUILD)/bpf/nolink/bic_2611.bpf.o: bpf/bic.bpf.c $(BPF_DEPS)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -DBIC_LEGACY_UNDO=1 -DBIC_NO_LINK=1 \
 		-DBIC_CA_NAME='"bpf_bic_2611"' -c $< -o $@
 
+# For the tests only: an algorithm whose name the kernel would take but
+# ccctl refuses (a tab in it).
+$(BUILD)/bpf/test/badname.bpf.o: bpf/bic.bpf.c $(BPF_DEPS)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -DBIC_CA_NAME='"bic\tx"' -c $< -o $@
+
 $(BUILD)/bpf/migrate.bpf.o: bpf/migrate.bpf.c $(BPF_DEPS)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
@@ -277,11 +285,12 @@ unit-test: $(UNIT_TESTS)
 
 # --- guest image -----------------------------------------------------------
 # What every guest shares; each kernel's initramfs adds its own tree on top.
-$(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(GUEST_BINS) $(GUEST_TESTS) $(DRILL_SCRIPTS) \
-		$(DRILL_EXPECT)
+$(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TEST_OBJS) $(GUEST_BINS) $(GUEST_TESTS) \
+		$(DRILL_SCRIPTS) $(DRILL_EXPECT)
 	$(call msg,GUEST,$(GUEST))
-	$(Q)rm -rf $(GUEST) && mkdir -p $(GUEST)/opt/bic/bpf/nolink $(GUEST)/opt/bic/tests \
-		$(GUEST)/usr/sbin $(GUEST)/opt/bic/drill/expect
+	$(Q)rm -rf $(GUEST) && mkdir -p $(GUEST)/opt/bic/bpf/nolink $(GUEST)/opt/bic/bpf/test \
+		$(GUEST)/opt/bic/tests $(GUEST)/usr/sbin $(GUEST)/opt/bic/drill/expect
+	$(Q)cp $(BPF_TEST_OBJS) $(GUEST)/opt/bic/bpf/test/
 	$(Q)cp $(DRILL_SCRIPTS) $(GUEST)/opt/bic/drill/
 	$(Q)cp $(BUILD)/drill/expect/*.csv $(GUEST)/opt/bic/drill/expect/
 	$(Q)cp $(BPF_OBJS) $(GUEST)/opt/bic/bpf/
