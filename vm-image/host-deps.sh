@@ -1,11 +1,15 @@
 #!/bin/bash
 # Install the host packages the build and the guest image need, and only
-# those that are missing, so a warm machine pays nothing.
+# those that are missing, so a warm machine pays nothing.  Packages given
+# as arguments are installed instead of the build's own list.
+#
+# usage: host-deps.sh [PKG...]
 set -euo pipefail
 
 pkgs=(make gcc clang llvm libelf-dev zlib1g-dev libcap-dev pkg-config
       qemu-system-x86 busybox-static kmod cpio xz-utils zstd
       iproute2 iperf3 jq ethtool bash coreutils gnuplot-nox debootstrap)
+[ $# -eq 0 ] || pkgs=("$@")
 
 missing=()
 for p in "${pkgs[@]}"; do

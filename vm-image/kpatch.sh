@@ -6,7 +6,10 @@
 # headers.  A patch must apply with no fuzz and nothing rejected (an offset
 # is fine) to every kernel the series names it for.
 #
-# usage: kpatch.sh OUT_DIR KERNEL SOURCE_DEB PATCH_DIR
+# With --whole, the whole tree is unpacked and patched in OUT_DIR/tree
+# instead, for vm-image/kpatch-kernel.sh to build the kernel itself.
+#
+# usage: kpatch.sh [--whole] OUT_DIR KERNEL SOURCE_DEB PATCH_DIR
 #   KERNEL	the id in vm-image/versions.mk (6.1, 6.12, 7.3)
 #   PATCH_DIR	holds the patches and `series`: one line per patch, its
 #		file name and the kernels it is for
@@ -14,18 +17,23 @@ set -euo pipefail
 
 die() { echo "kpatch: $*" >&2; exit 1; }
 
-[ $# -eq 4 ] || die "usage: kpatch.sh OUT_DIR KERNEL SOURCE_DEB PATCH_DIR"
+whole=0
+[ "${1:-}" = --whole ] && { whole=1; shift; }
+[ $# -eq 4 ] || die "usage: kpatch.sh [--whole] OUT_DIR KERNEL SOURCE_DEB PATCH_DIR"
 out=$(realpath -m "$1") kernel=$2 deb=$(realpath "$3") pdir=$(realpath "$4")
 files=(net/ipv4/tcp_bic.c net/ipv4/tcp_cong.c)
 
-rm -rf "$out" && mkdir -p "$out/tree" "$out/mod"
-# The package holds one tarball, linux-source-X.tar.xz; take the two files.
+rm -rf "$out" && mkdir -p "$out/tree"
+# The package holds one tarball, linux-source-X.tar.xz; take the two files,
+# or all of it.
 tarball=$(dpkg-deb -c "$deb" | awk '/\.tar\.xz$/ { print $NF; exit }')
 [ -n "$tarball" ] || die "no source tarball in $deb"
 top=$(basename "$tarball" .tar.xz)
+members=("${files[@]/#/$top/}")
+[ $whole -eq 1 ] && members=("$top")
 dpkg-deb --fsys-tarfile "$deb" | tar -xO "$tarball" |
-	tar -xJ -C "$out/tree" --strip-components=1 "${files[@]/#/$top/}" ||
-	die "cannot unpack ${files[*]} from $tarball"
+	tar -xJ -C "$out/tree" --strip-components=1 "${members[@]}" ||
+	die "cannot unpack ${members[*]} from $tarball"
 
 : > "$out/applied"
 while read -r patch kernels; do
@@ -36,5 +44,7 @@ while read -r patch kernels; do
 	echo "$patch" >> "$out/applied"
 done < "$pdir/series"
 
+[ $whole -eq 1 ] && exit 0
+mkdir -p "$out/mod"
 cp "$out/tree/net/ipv4/tcp_bic.c" "$out/mod/"
 echo "obj-m := tcp_bic.o" > "$out/mod/Kbuild"

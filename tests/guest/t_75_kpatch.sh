@@ -16,6 +16,8 @@ info "series applied to this kernel's source: $(paste -sd' ' "$patched/applied")
 check "0001 (tcp_bic undo) is in the series for this kernel" \
 	grep -q '^0001-' "$patched/applied"
 
+# ackdrill's peer is a tun device (t_70 may not have run before this).
+check "modprobe tun" modprobe tun
 # The stock module goes first; t_70's sockets are gone (ackdrill resets).
 if grep -q '^tcp_bic ' /proc/modules; then
 	check "the stock tcp_bic unloads" rmmod tcp_bic
