@@ -58,7 +58,8 @@ BPF_TEST_OBJS	:= $(BUILD)/bpf/test/badname.bpf.o
 SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/migrate.skel.h
 UNIT_TESTS	:= $(BUILD)/tests/test_bic_math
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
-GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/drill/ackdrill
+GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/loader/ccctl-faults \
+		   $(BUILD)/drill/ackdrill
 DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
@@ -263,6 +264,15 @@ $(BUILD)/loader/%.o: loader/%.c $(LIBBPF_A) $(wildcard loader/*.h) bpf/bic_event
 $(BUILD)/loader/ccctl.o: $(SKELS)
 
 $(BUILD)/loader/ccctl: $(CCCTL_OBJS)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LOADER_LIBS) -o $@
+
+# The test build: CCCTL_FAULT=STEP kills it at that step (t_56).
+$(BUILD)/loader/ccctl-faults.o: loader/ccctl.c $(LIBBPF_A) $(wildcard loader/*.h) $(SKELS)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(LOADER_CFLAGS) -DCCCTL_FAULTS -c $< -o $@
+
+$(BUILD)/loader/ccctl-faults: $(BUILD)/loader/ccctl-faults.o $(BUILD)/loader/features.o
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LOADER_LIBS) -o $@
 

@@ -17,12 +17,14 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -45,6 +47,7 @@
 #define CA_ALLOWED	"/proc/sys/net/ipv4/tcp_allowed_congestion_control"
 #define CA_DEFAULT	"/proc/sys/net/ipv4/tcp_congestion_control"
 #define CA_NAME_MAX	16	/* TCP_CA_NAME_MAX, NUL included */
+#define LOCK_WAIT_S	5	/* how long a second ccctl waits for the first */
 
 enum {
 	OPT_VARIANT	= 1 << 0,
@@ -57,6 +60,7 @@ enum {
 	NEED_BTF	= 1 << 0,	/* loads BPF that is checked against vmlinux BTF */
 	NEED_BPFFS	= 1 << 1,	/* reads or writes pins */
 	NEED_FEATURES	= 1 << 2,	/* depends on what the kernel supports */
+	NEED_LOCK	= 1 << 3,	/* changes registrations: one ccctl at a time */
 };
 
 /* Long-only options get keys outside the character range. */
@@ -177,7 +181,52 @@ static int fail(int err, const char *fmt, ...)
 	return err ? -abs(err) : -EINVAL;
 }
 
+#ifdef CCCTL_FAULTS
+/*
+ * The test build (ccctl-faults) dies at the step CCCTL_FAULT names, as a
+ * kill -9 or a crash there would: the tests check that every step leaves a
+ * state the next command can work from.
+ */
+static void fault_point(const char *step)
+{
+	const char *want = getenv("CCCTL_FAULT");
+
+	if (want && !strcmp(want, step))
+		kill(getpid(), SIGKILL);
+}
+#else
+static void fault_point(const char *step)
+{
+}
+#endif
+
 /* --- the system ccctl runs on --------------------------------------------- */
+
+/*
+ * One ccctl at a time changes registrations: a second one waits for the
+ * first, up to LOCK_WAIT_S, then gives up in one line.  The lock is
+ * flock() on the pin directory, which the kernel drops when its holder
+ * exits, killed or not; the fd stays open until ccctl exits.
+ */
+static int lock_pins(void)
+{
+	int fd, i;
+
+	if (mkdir(PIN_ROOT, 0700) && errno != EEXIST)
+		return fail(-errno, "cannot create %s", PIN_ROOT);
+	fd = open(PIN_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(-errno, "cannot open %s", PIN_ROOT);
+	for (i = 0; flock(fd, LOCK_EX | LOCK_NB); i++) {
+		if (errno != EWOULDBLOCK)
+			return fail(-errno, "cannot lock %s", PIN_ROOT);
+		if (i == LOCK_WAIT_S * 10)
+			return fail(0, "busy: another ccctl has been changing registrations "
+				    "for %d s (it holds a lock on %s)", LOCK_WAIT_S, PIN_ROOT);
+		usleep(100 * 1000);
+	}
+	return 0;
+}
 
 /* Effective capabilities are what the kernel checks; a uid of 0 says little. */
 static bool has_cap(int cap)
@@ -707,6 +756,7 @@ static int pin_reg(int fd, const char *name, const char *path)
 	if ((mkdir(PIN_ROOT, 0700) && errno != EEXIST) ||
 	    (mkdir(pin.dir, 0700) && errno != EEXIST))
 		return fail(-errno, "cannot create %s", pin.dir);
+	fault_point("register:dir-made");
 	err = bpf_obj_pin(fd, path);
 	if (err) {
 		rmdir(pin.dir);
@@ -733,8 +783,10 @@ static int register_link(const struct ca_obj *ca)
 	link = bpf_map__attach_struct_ops(ca->ops);
 	if (!link)
 		return register_failed(ca->name);
+	fault_point("register:registered");
 	pin_paths(ca->name, &pin);
 	err = pin_reg(bpf_link__fd(link), ca->name, pin.link);
+	fault_point("register:pinned");
 	if (!err && !link_ids(bpf_link__fd(link), &link_id, &map))
 		printf("registered %s: map %u, link %u, pinned at %s\n",
 		       ca->name, map, link_id, pin.link);
@@ -746,33 +798,71 @@ static int register_link(const struct ca_obj *ca)
 /*
  * Before 6.4: writing the map's value registers it, and the kernel keeps
  * the map for as long as it stays registered; deleting the element
- * unregisters.  The pin is how ccctl finds it again.
+ * unregisters.  The pin is how ccctl finds it again, so it comes first: a
+ * ccctl killed between the two leaves a pinned map that registers nothing
+ * (the next register or unregister clears it), where the other order would
+ * leave a registration that nothing points to.
  */
 static int register_map(const struct ca_obj *ca)
 {
 	int fd = bpf_map__fd(ca->ops);
 	struct bpf_link *reg;
 	struct pin pin;
-	__u32 zero = 0, id;
+	__u32 id;
 	int err;
+
+	/* Ours, pinned already: the pin below would only say it exists. */
+	if (ca_available(ca->name))
+		return fail(0, "%s is already registered", ca->name);
+	pin_paths(ca->name, &pin);
+	err = pin_reg(fd, ca->name, pin.map);
+	if (err)
+		return err;
+	fault_point("register:pinned");
 
 	/* libbpf writes the value it prepared at load; its "link" is the map fd. */
 	reg = bpf_map__attach_struct_ops(ca->ops);
-	if (!reg)
-		return register_failed(ca->name);
-	bpf_link__disconnect(reg);
-	bpf_link__destroy(reg);
-
-	pin_paths(ca->name, &pin);
-	err = pin_reg(fd, ca->name, pin.map);
-	if (err) {
-		bpf_map_delete_elem(fd, &zero);
+	if (!reg) {
+		err = register_failed(ca->name);
+		unlink(pin.map);
+		rmdir(pin.dir);
 		return err;
 	}
+	bpf_link__disconnect(reg);
+	bpf_link__destroy(reg);
+	fault_point("register:registered");
+
 	if (!map_id(fd, &id))
 		printf("registered %s: map %u, no link (kernel before %s), pinned at %s\n",
 		       ca->name, id, STRUCT_OPS_LINK_SINCE, pin.map);
 	return 0;
+}
+
+/*
+ * What a ccctl killed mid-command leaves: a pin of NAME while the kernel
+ * has no algorithm of that name, so the pin registers nothing (a detached
+ * link, a map never written or already deleted), or an empty directory.
+ * Every command that takes the lock clears them all first: holding the
+ * lock, it knows no other ccctl is half-way through making one.
+ */
+static void clear_stale(void)
+{
+	struct dirent *de;
+	struct reg r;
+	DIR *d;
+
+	d = opendir(PIN_ROOT);
+	while (d && (de = readdir(d))) {
+		if (!valid_name(de->d_name) || ca_available(de->d_name))
+			continue;
+		if (!reg_get(de->d_name, &r)) {
+			close(r.fd);
+			unlink(r.path);
+		}
+		rmdir(r.pin.dir);
+	}
+	if (d)
+		closedir(d);
 }
 
 static int cmd_register(void)
@@ -783,6 +873,7 @@ static int cmd_register(void)
 	err = ca_open(&ca);
 	if (!err)
 		err = ca_load(&ca);
+	fault_point("register:loaded");
 	if (!err)
 		err = kf.struct_ops_link ? register_link(&ca) : register_map(&ca);
 	ca_close(&ca);
@@ -816,18 +907,21 @@ static int cmd_unregister(void)
 		if (err == -EOPNOTSUPP)
 			err = 0;
 	} else {
+		/* Never written (ENOENT), or deleted and not yet freed (EINPROGRESS). */
 		err = bpf_map_delete_elem(r.fd, &zero);
-		if (err == -ENOENT)
+		if (err == -ENOENT || err == -EINPROGRESS)
 			err = 0;
 	}
 	if (err) {
 		err = fail(err, "cannot unregister %s", name);
 		goto out;
 	}
+	fault_point("unregister:unregistered");
 	if (unlink(r.path)) {
 		err = fail(-errno, "cannot remove %s", r.path);
 		goto out;
 	}
+	fault_point("unregister:unpinned");
 	rmdir(r.pin.dir);
 	printf("unregistered %s\n", name);
 out:
@@ -902,6 +996,10 @@ static int read_registered(struct ca_list *l, const char *only)
 			continue;
 		if (reg_get(de->d_name, &r))
 			continue;	/* not one of ours */
+		if (!ca_available(de->d_name)) {
+			close(r.fd);	/* stale: see clear_stale() */
+			continue;
+		}
 		e = realloc(l->e, (l->n + 1) * sizeof(*e));
 		if (!e) {
 			close(r.fd);
@@ -1114,8 +1212,10 @@ static int swap_link(int link_fd, const struct ca_obj *ca)
 	err = ops_kern_value(ca, kval, ksize);
 	if (!err)
 		err = bpf_map_update_elem(map_fd, &zero, kval, 0);
+	fault_point("swap:prepared");
 	if (!err)
 		err = bpf_link_update(link_fd, map_fd, NULL);
+	fault_point("swap:swapped");
 	free(kval);
 	return err;
 }
@@ -1154,6 +1254,7 @@ static int cmd_swap(void)
 	err = ca_load(&ca);
 	if (err)
 		goto out;
+	fault_point("swap:loaded");
 
 	err = swap_link(r.fd, &ca);
 	if (err == -EINVAL)
@@ -1245,13 +1346,15 @@ static const struct command {
 	int (*run)(void);
 } commands[] = {
 	{ "register", "register [--variant fixed|2611] [--name NAME] [--object FILE]", 0, 0,
-	  OPT_VARIANT | OPT_NAME | OPT_OBJECT, NEED_BTF | NEED_BPFFS | NEED_FEATURES, cmd_register },
-	{ "unregister", "unregister NAME", 1, 1, 0, NEED_BPFFS, cmd_unregister },
+	  OPT_VARIANT | OPT_NAME | OPT_OBJECT,
+	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_LOCK, cmd_register },
+	{ "unregister", "unregister NAME", 1, 1, 0, NEED_BPFFS | NEED_LOCK, cmd_unregister },
 	{ "list", "list [--json]", 0, 0, OPT_JSON, NEED_BTF | NEED_BPFFS, cmd_list },
 	{ "status", "status [NAME] [--json]", 0, 1, OPT_JSON, NEED_BTF | NEED_BPFFS, cmd_list },
 	{ "set-default", "set-default NAME", 1, 1, 0, 0, cmd_set_default },
 	{ "swap", "swap NAME [--variant fixed|2611] [--name NAME] [--object FILE]", 1, 1,
-	  OPT_VARIANT | OPT_NAME | OPT_OBJECT, NEED_BTF | NEED_BPFFS | NEED_FEATURES, cmd_swap },
+	  OPT_VARIANT | OPT_NAME | OPT_OBJECT,
+	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_LOCK, cmd_swap },
 	{ "migrate", "migrate FROM TO", 2, 2, 0, NEED_BTF, cmd_migrate },
 	{ "features", "features [--json]", 0, 0, OPT_JSON, NEED_BTF | NEED_FEATURES,
 	  cmd_features },
@@ -1328,6 +1431,11 @@ int main(int argc, char **argv)
 	libbpf_set_print(env.verbose ? verbose_print : quiet_print);
 	if (check_system(cmd->needs))
 		return 1;
+	if (cmd->needs & NEED_LOCK) {
+		if (lock_pins())
+			return 1;
+		clear_stale();
+	}
 
 	return cmd->run() ? 1 : 0;
 }

@@ -1,0 +1,140 @@
+#!/bin/bash
+# ccctl killed at every step of register, unregister and swap, and two
+# ccctl at once: the state stays one the next command can work from.
+#
+# ccctl-faults is ccctl built with CCCTL_FAULTS: CCCTL_FAULT=STEP makes it
+# SIGKILL itself at STEP, as kill -9 or a crash there would (exit 137 shows
+# it got there).  After each kill:
+#   - the kernel and ccctl agree: bpf_bic is in the kernel's list exactly
+#     when `ccctl status bpf_bic` shows it;
+#   - the next register or unregister works (a pin left by a killed
+#     command registers nothing and is cleared: before 6.4, a map pinned
+#     and not yet written);
+#   - once the killed process's fds are gone, the struct_ops maps alive
+#     are exactly the registered ones (a swap killed before its link moved
+#     keeps the old map, after it the new one), and in the end none and no
+#     pin is left.
+# Register's steps come in the kernel's order: through a link (6.4+) the
+# registration comes before its pin, and a link whose last fd dies with
+# ccctl unregisters itself; before 6.4 ccctl pins the map before writing
+# it, so that no kill leaves a registration nothing points to.
+# Then the lock: a second ccctl waits for the one that holds it, and after
+# LOCK_WAIT_S (5 s) gives up in one "busy" line, changing nothing.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+pins=/sys/fs/bpf/ccctl
+modules_up
+
+not() { ! "$@"; }
+nr_maps() { bpftool struct_ops list | wc -l; }
+maps_are() { [ "$(nr_maps)" -eq "$1" ]; }
+no_pins() { [ -z "$(find "$pins" -mindepth 1 2>/dev/null)" ]; }
+listed() { ccctl status bpf_bic >/dev/null 2>&1; }
+# The kernel and ccctl agree about bpf_bic.
+agree() {
+	if ca_available bpf_bic; then listed; else not listed; fi
+}
+locked() { grep -q FLOCK /proc/locks; }
+live_map() { ccctl list --json | jq -r '.[] | select(.name == "bpf_bic") | .map_id'; }
+
+# killed STEP CMD...: ccctl-faults dies at STEP.
+killed() {
+	local step=$1 rc=0
+	shift
+	CCCTL_FAULT=$step ccctl-faults "$@" >/dev/null 2>&1 || rc=$?
+	check_cmp "killed at $step" "$rc" -eq 137
+	check "... the kernel and ccctl agree on bpf_bic" agree
+}
+
+# Once everything is unregistered: no map, no pin.
+all_clear() {
+	check "$1: no struct_ops map left" wait_for 30 maps_are 0
+	check "$1: no pin left" no_pins
+}
+
+if has_struct_ops_links; then
+	reg_steps=(loaded registered dir-made pinned)
+else
+	reg_steps=(loaded dir-made pinned registered)
+fi
+for step in "${reg_steps[@]}"; do
+	killed "register:$step" register
+	if ca_available bpf_bic; then
+		info "register:$step: registered"
+		check "... a second register says it is registered" \
+			sh -c 'ccctl register 2>&1 | grep -q "bpf_bic is already registered"'
+	else
+		info "register:$step: not registered"
+		check "... the next register works" ccctl register
+	fi
+	check "... unregister" ccctl unregister bpf_bic
+	all_clear "register:$step"
+done
+
+check "register bpf_bic" ccctl register
+killed unregister:unregistered unregister bpf_bic
+check "... bpf_bic is no longer registered" not ca_available bpf_bic
+check "... unregister again: it is not registered, and the pin left is cleared" \
+	sh -c 'ccctl unregister bpf_bic 2>&1 | grep -qx "ccctl: bpf_bic is not registered by ccctl .*"'
+all_clear unregister:unregistered
+
+check "register bpf_bic" ccctl register
+killed unregister:unpinned unregister bpf_bic
+check "... bpf_bic is no longer registered" not ca_available bpf_bic
+check "... the next register works" ccctl register
+check "... unregister" ccctl unregister bpf_bic
+all_clear unregister:unpinned
+
+if has_struct_ops_links; then
+	check "register bpf_bic" ccctl register
+	for step in loaded prepared swapped; do
+		before=$(live_map)
+		killed "swap:$step" swap bpf_bic --variant 2611 --name bpf_bic
+		check "... one struct_ops map once the killed fds are gone" wait_for 30 maps_are 1
+		after=$(live_map)
+		if [ "$step" = swapped ]; then
+			check_cmp "... the link moved to the new map" "$after" -ne "$before"
+		else
+			check_cmp "... the link kept the old map" "$after" -eq "$before"
+		fi
+		check "... the next swap works" ccctl swap bpf_bic --variant fixed
+	done
+	check "... unregister" ccctl unregister bpf_bic
+	all_clear swap
+else
+	skip "swap killed at each step" "no struct_ops link update before Linux $LINK_SINCE"
+fi
+
+# Two at once: the second waits for the first, then finds the name taken.
+rm -f /tmp/t56.*
+ccctl register > /tmp/t56.a 2>&1 &
+ccctl register > /tmp/t56.b 2>&1
+wait
+check_cmp "two registers at once: one registers" \
+	"$(cat /tmp/t56.a /tmp/t56.b | grep -c '^registered bpf_bic')" -eq 1
+check_cmp "... the other says, in one line, that it is taken" \
+	"$(cat /tmp/t56.a /tmp/t56.b | grep -c '^ccctl: bpf_bic is already registered$')" -eq 1
+
+# A ccctl that holds the lock: the next one waits for it ...
+flock "$pins" sh -c 'sleep 2; touch /tmp/t56.released' &
+holder=$!
+wait_for 10 locked
+check "unregister while another holds the lock: waits, then works" ccctl unregister bpf_bic
+check "... after the holder let go" test -e /tmp/t56.released
+wait "$holder"
+
+# ... up to 5 s, then gives up in one line and changes nothing.
+flock "$pins" sleep 60 &
+holder=$!
+wait_for 10 locked
+rc=0
+err=$(ccctl register 2>&1 >/dev/null) || rc=$?
+info "lock held: $err"
+check_cmp "register while the lock is held too long: refused" "$rc" -ne 0
+check_cmp "... in one line" "$(printf '%s' "$err" | grep -c '')" -eq 1
+check "... that says ccctl is busy" grep -q "^ccctl: busy: another ccctl" <<<"$err"
+check "... and registers nothing" not ca_available bpf_bic
+kill "$holder"
+wait "$holder" 2>/dev/null
+all_clear "the end"
