@@ -56,7 +56,7 @@ BPF_OBJS	:= $(addprefix $(BUILD)/bpf/,bic.bpf.o bic_2611.bpf.o)
 BPF_NOLINK_OBJS	:= $(addprefix $(BUILD)/bpf/nolink/,bic.bpf.o bic_2611.bpf.o)
 BPF_TEST_OBJS	:= $(BUILD)/bpf/test/badname.bpf.o
 SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/migrate.skel.h
-UNIT_TESTS	:= $(BUILD)/tests/test_bic_math
+UNIT_TESTS	:= $(BUILD)/tests/test_bic_math $(BUILD)/tests/test_names
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
 GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/loader/ccctl-faults \
 		   $(BUILD)/drill/ackdrill
@@ -254,7 +254,7 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 # --- user-space tools run in the guest -------------------------------------
 LOADER_CFLAGS := $(CFLAGS) -Wno-unused-parameter -I$(TOOLS)/usr/include -I$(BUILD)/bpf -Ibpf
 LOADER_LIBS := $(LIBBPF_A) -lelf -lz
-CCCTL_OBJS := $(addprefix $(BUILD)/loader/,ccctl.o features.o)
+CCCTL_OBJS := $(addprefix $(BUILD)/loader/,ccctl.o features.o names.o)
 
 $(BUILD)/loader/%.o: loader/%.c $(LIBBPF_A) $(wildcard loader/*.h) bpf/bic_event.h
 	$(call msg,CC,$@)
@@ -272,7 +272,7 @@ $(BUILD)/loader/ccctl-faults.o: loader/ccctl.c $(LIBBPF_A) $(wildcard loader/*.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(LOADER_CFLAGS) -DCCCTL_FAULTS -c $< -o $@
 
-$(BUILD)/loader/ccctl-faults: $(BUILD)/loader/ccctl-faults.o $(BUILD)/loader/features.o
+$(BUILD)/loader/ccctl-faults: $(BUILD)/loader/ccctl-faults.o $(filter-out %/ccctl.o,$(CCCTL_OBJS))
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LOADER_LIBS) -o $@
 
@@ -329,6 +329,10 @@ kpatch-kernel-test: kpatch-kernel $(call initrd,$(KPATCH_KERNEL))
 $(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c bpf/bic_math.h | $(STAMP_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -Ibpf $< -o $@
+
+$(BUILD)/tests/test_names: tests/unit/test_names.c loader/names.c loader/names.h | $(STAMP_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -iquote loader $< loader/names.c -o $@
 
 unit-test: $(UNIT_TESTS)
 	$(Q)for t in $^; do $$t || exit 1; done

@@ -36,6 +36,7 @@
 #include <bpf/libbpf.h>
 #include "bic_event.h"
 #include "features.h"
+#include "names.h"
 #include "bic.skel.h"
 #include "bic_2611.skel.h"
 #include "migrate.skel.h"
@@ -46,7 +47,6 @@
 #define CA_AVAILABLE	"/proc/sys/net/ipv4/tcp_available_congestion_control"
 #define CA_ALLOWED	"/proc/sys/net/ipv4/tcp_allowed_congestion_control"
 #define CA_DEFAULT	"/proc/sys/net/ipv4/tcp_congestion_control"
-#define CA_NAME_MAX	16	/* TCP_CA_NAME_MAX, NUL included */
 #define LOCK_WAIT_S	5	/* how long a second ccctl waits for the first */
 
 enum {
@@ -260,87 +260,18 @@ static int check_system(unsigned int needs)
 	return 0;
 }
 
-/*
- * Every argument is printed back in some message, and getopt echoes bad
- * options as they are: one with a control character (a newline, an escape
- * sequence) would make that message more than one line, or rewrite the
- * terminal.  Refused before anything is parsed.
- */
+/* An argument with a control character is refused before anything parses it. */
 static int check_args(int argc, char **argv)
 {
-	const unsigned char *p;
-	int i;
+	int i, c;
 
-	for (i = 1; i < argc; i++)
-		for (p = (const unsigned char *)argv[i]; *p; p++)
-			if (*p < 0x20 || *p == 0x7f)
-				return fail(0, "argument %d has a control character (0x%02x): "
-					    "arguments must be printable", i, *p);
+	for (i = 1; i < argc; i++) {
+		c = control_char(argv[i]);
+		if (c)
+			return fail(0, "argument %d has a control character (0x%02x): "
+				    "arguments must be printable", i, c);
+	}
 	return 0;
-}
-
-/*
- * A name becomes a directory under PIN_ROOT and a word in the kernel's
- * blank-separated lists of algorithms, and people read it back and type
- * it.  The kernel takes any 15 bytes; ccctl takes what the kernel's own
- * algorithms are named with.  bpffs reserves dots: it refuses to look up,
- * and so to create, any name with one (EPERM) in a directory it made.
- */
-#define NAME_RULE	"a name is 1 to 15 printable ASCII characters without blank, '/' or '.'"
-
-/* Which part of NAME_RULE the first CA_NAME_MAX bytes at name break, or NULL. */
-static const char *name_problem(const char *name)
-{
-	size_t len = strnlen(name, CA_NAME_MAX), i;
-	unsigned char c;
-
-	if (!len)
-		return "it is empty";
-	if (len == CA_NAME_MAX)
-		return "it is longer than 15 bytes";
-	for (i = 0; i < len; i++) {
-		c = name[i];
-		if (c == ' ')
-			return "it has a blank";
-		if (c < 0x20 || c == 0x7f)
-			return "it has a control character";
-		if (c > 0x7e)
-			return "it has a byte outside ASCII";
-		if (c == '/')
-			return "it has a '/'";
-		if (c == '.')
-			return "it has a '.'";
-	}
-	return NULL;
-}
-
-static bool valid_name(const char *name)
-{
-	return !name_problem(name);
-}
-
-/*
- * NAME for a message: anything but printable ASCII as \xNN, so that the
- * message stays one line whatever the bytes, and cut to 15 bytes and "..."
- * if longer.  Two buffers: a message can show two names.
- */
-static const char *shown(const char *name)
-{
-	static char bufs[2][(CA_NAME_MAX - 1) * 4 + sizeof("...")];
-	static int next;
-	char *buf = bufs[next++ & 1], *p = buf;
-	size_t len = strnlen(name, CA_NAME_MAX), i;
-	unsigned char c;
-
-	for (i = 0; i < len && i < CA_NAME_MAX - 1; i++) {
-		c = name[i];
-		if (c < 0x20 || c > 0x7e || c == '\\')
-			p += sprintf(p, "\\x%02x", c);
-		else
-			*p++ = c;
-	}
-	strcpy(p, len == CA_NAME_MAX ? "..." : "");
-	return buf;
 }
 
 /* NAME is among the algorithms the sysctl FILE lists. */
@@ -537,7 +468,7 @@ static int ca_open_file(struct ca_obj *ca)
 		/* Every later message shows it: the same rule as for names given. */
 		if (!env.name && name_problem(ca->name))
 			return fail(0, "%s names its tcp_congestion_ops '%s': %s (%s; "
-				    "--name gives it another)", env.object, shown(ca->name),
+				    "--name gives it another)", env.object, name_shown(ca->name),
 				    name_problem(ca->name), NAME_RULE);
 		return 0;
 	}
@@ -1402,13 +1333,13 @@ static const struct command *parse_command(void)
 		return NULL;
 	}
 	if (env.name && name_problem(env.name)) {
-		fail(0, "invalid name '%s' given to --name: %s (%s)", shown(env.name),
+		fail(0, "invalid name '%s' given to --name: %s (%s)", name_shown(env.name),
 		     name_problem(env.name), NAME_RULE);
 		return NULL;
 	}
 	for (i = 1; i < (size_t)env.nargs && i < sizeof(env.args) / sizeof(env.args[0]); i++) {
 		if (name_problem(env.args[i])) {
-			fail(0, "invalid algorithm name '%s': %s (%s)", shown(env.args[i]),
+			fail(0, "invalid algorithm name '%s': %s (%s)", name_shown(env.args[i]),
 			     name_problem(env.args[i]), NAME_RULE);
 			return NULL;
 		}
