@@ -172,6 +172,30 @@ dmesg_clean() {
 	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace' >&2
 }
 
+# What a refused ccctl command must not change: struct_ops maps, links,
+# ccctl's pins, the kernel's list of algorithms.  (A map's id goes the
+# moment its last reference does, so a dead process's maps are gone here.)
+ccctl_state() {
+	echo "maps=$(bpftool struct_ops list | wc -l)" \
+		"links=$(bpftool link show | grep -c '^[0-9]')" \
+		"pins=$(find /sys/fs/bpf/ccctl -mindepth 1 2>/dev/null | sort | tr '\n' ' ')" \
+		"available=$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
+}
+
+# refused DESC PATTERN COMMAND...: the command fails with one line on
+# stderr that has PATTERN in it, and leaves ccctl_state as it was.
+refused() {
+	local desc=$1 pat=$2 before err rc=0
+	shift 2
+	before=$(ccctl_state)
+	err=$("$@" 2>&1 >/dev/null) || rc=$?
+	info "$desc: $err"
+	check_cmp "$desc: exits non-zero" "$rc" -ne 0
+	check_cmp "$desc: one line on stderr" "$(printf '%s' "$err" | grep -c '')" -eq 1
+	check "$desc: says '$pat'" grep -q -- "$pat" <<<"$err"
+	check_cmp "$desc: leaves no state behind" "$(ccctl_state)" = "$before"
+}
+
 # wait_for SECONDS COMMAND...: poll until the command succeeds.
 wait_for() {
 	local end=$(( $(date +%s) + $1 ))

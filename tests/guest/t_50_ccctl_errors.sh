@@ -7,27 +7,6 @@ set -uo pipefail
 pins=/sys/fs/bpf/ccctl
 modules_up
 
-# What a failed command must not change.
-state() {
-	echo "maps=$(bpftool struct_ops list | wc -l)" \
-		"links=$(bpftool link show | grep -c '^[0-9]')" \
-		"pins=$(find "$pins" -mindepth 1 2>/dev/null | sort | tr '\n' ' ')" \
-		"available=$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
-}
-
-# refused DESC PATTERN COMMAND...
-refused() {
-	local desc=$1 pat=$2 before err rc=0
-	shift 2
-	before=$(state)
-	err=$("$@" 2>&1 >/dev/null) || rc=$?
-	info "$desc: $err"
-	check_cmp "$desc: exits non-zero" "$rc" -ne 0
-	check_cmp "$desc: one line on stderr" "$(printf '%s' "$err" | grep -c '')" -eq 1
-	check "$desc: says '$pat'" grep -q -- "$pat" <<<"$err"
-	check_cmp "$desc: leaves no state behind" "$(state)" = "$before"
-}
-
 refused "unknown command" "unknown command 'frob'" ccctl frob
 refused "no command" "no command given" ccctl
 refused "unknown flag" "unrecognized option '--frob'" ccctl register --frob

@@ -25,19 +25,12 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-pins=/sys/fs/bpf/ccctl
 modules_up
 NAME_BYTES=all
 # written per kernel by the build
 # shellcheck source=/dev/null
 [ -r "$BIC_DIR/suite.conf" ] && . "$BIC_DIR/suite.conf"
 
-state() {
-	echo "maps=$(bpftool struct_ops list | wc -l)" \
-		"links=$(bpftool link show | grep -c '^[0-9]')" \
-		"pins=$(find "$pins" -mindepth 1 2>/dev/null | sort | tr '\n' ' ')" \
-		"available=$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
-}
 
 # RULE: the rule a name with byte B in it breaks, as ccctl words it; empty
 # if none.  (No subshells or greps per command here: under TCG each process
@@ -93,7 +86,7 @@ classes=(1 9 10 13 27 31 127 32 34 39 37 46 47 92 126 128 195 255)
 name_bytes=("${classes[@]}")
 [ "$NAME_BYTES" = all ] && mapfile -t name_bytes <<< "$(seq 1 255)"
 
-before=$(state)
+before=$(ccctl_state)
 start=$(date +%s)
 # Bytes in a name: the argument check and the name rule see each byte the
 # same way wherever the argument is, so one place gets all 255 ...
@@ -148,7 +141,7 @@ one object-name "badname.bpf.o names its tcp_congestion_ops 'bic\\\\x09x': it ha
 check_cmp "an object naming its algorithm with a tab: refused in one line" \
 	"${bad[object-name]:-0}" -eq 0
 for e in "${examples[@]}"; do info "not as expected: $e"; done
-check_cmp "nothing registered, loaded or pinned by the refused commands" "$(state)" = "$before"
+check_cmp "nothing registered, loaded or pinned by the refused commands" "$(ccctl_state)" = "$before"
 
 check "... and --name gives that object a name ccctl takes" \
 	ccctl register --object "$badobj" --name bic_tab
