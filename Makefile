@@ -151,7 +151,8 @@ endef
 # headers (M= a folder of links, so the sources stay free of kbuild's
 # droppings), or, for a kernel with KBUILD_ROOT_K, inside a Debian root of
 # that suite.  Module BTF is skipped: nothing attaches BPF to these modules,
-# and it would need pahole.
+# and it would need pahole.  kbuild leaves a .ko it finds up to date alone,
+# so it is touched: newer than what make checked it against.
 define kmod_rule
 $(2): $(4) bpf/bic_math.h $(if $(KBUILD_ROOT_$(1)),$(call kdir,$(1))/.fetched-headers \
 		$(BUILD)/roots/$(KBUILD_ROOT_$(1))/.done vm-image/kmod-in-root.sh,\
@@ -164,6 +165,7 @@ else
 	$(Q)mkdir -p $$(@D) && ln -sf $(abspath $(3))/* $$(@D)/
 	$(Q)$(MAKE) $(if $(Q),-s) -C $(call kdir,$(1))/kheaders/usr/src/linux-headers-$(KVER_$(1)) \
 		M=$(abspath $$(@D)) BIC_INC=$(abspath bpf) CONFIG_DEBUG_INFO_BTF_MODULES= modules
+	$(Q)touch $$@
 endif
 endef
 
