@@ -45,11 +45,11 @@ BPFTOOL_VER	:= 7.5.0+6.12.95-1~bpo12+1
 LIBBPF_VER	:= 1:1.4.6-1~bpo12+1
 
 # Rounds of swap-and-migrate under flows (t_50_ccctl_swap): 100 on the
-# primary kernel; on the others 10 prove the same path and keep make test,
+# primary kernel; on the others 20 prove the same path and keep make test,
 # three guests on two cores, within its time (6.1 and 7.3 share a slot).
 SWAP_ROUNDS_6.12 := 100
-SWAP_ROUNDS_6.1	:= 10
-SWAP_ROUNDS_7.3	:= 10
+SWAP_ROUNDS_6.1	:= 20
+SWAP_ROUNDS_7.3	:= 20
 
 # References t_60_differential runs beside bpf_bic on a netem path: the
 # kernel's own bic only on the primary kernel (t_70 proves it equal to
