@@ -196,6 +196,14 @@ refused() {
 	check_cmp "$desc: leaves no state behind" "$(ccctl_state)" = "$before"
 }
 
+# undo_rows CSV: the line numbers of an ackdrill CSV's undo rows, where
+# ssthresh (field 8) goes up with no reduction under way (ca_state, field
+# 9, Open or Disorder); 2147483647 is the initial "infinite" ssthresh.
+undo_rows() {
+	awk -F, 'NR > 2 && pss != 2147483647 && $8 > pss && $9 < 3 { print NR }
+		{ pss = $8 }' "$1"
+}
+
 # wait_for SECONDS COMMAND...: poll until the command succeeds.
 wait_for() {
 	local end=$(( $(date +%s) + $1 ))

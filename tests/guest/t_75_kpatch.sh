@@ -40,8 +40,7 @@ for s in "$BIC_DIR"/drill/*.ad; do
 		mkdir -p /out/kpatch && cp "$out/$name.bic.csv" /out/kpatch/
 	fi
 	# rows where ssthresh rises outside a reduction: undos, now as bpf_bic's
-	undos=$(( undos + $(awk -F, 'NR > 2 && p != 2147483647 && $8 > p && $9 < 3 { n++ }
-		{ p = $8 } END { print n + 0 }' "$out/$name.bic.csv") ))
+	undos=$(( undos + $(undo_rows "$out/$name.bic.csv" | wc -l) ))
 done
 check_cmp "the drills undid on the patched bic" "$undos" -ge 3
 check "the patched tcp_bic unloads" rmmod tcp_bic
