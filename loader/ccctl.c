@@ -1204,10 +1204,27 @@ out:
 	return err;
 }
 
+struct migrate_run {
+	struct iter_run run;
+	struct migrate *skel;
+};
+
+/* One namespace's sockets; the test build can die once some have moved. */
+static int migrate_netns(void *ctx)
+{
+	struct migrate_run *m = ctx;
+	int err;
+
+	err = run_iter(&m->run);
+	if (!err && m->skel->bss->moved)
+		fault_point("migrate:some-moved");
+	return err;
+}
+
 static int cmd_migrate(void)
 {
 	const char *from = env.args[1], *to = env.args[2];
-	struct iter_run run = {};
+	struct migrate_run m = {};
 	struct migrate *skel;
 	int err;
 
@@ -1228,12 +1245,13 @@ static int cmd_migrate(void)
 		err = fail(err, "cannot load the TCP iterator");
 		goto out;
 	}
-	run.link = bpf_program__attach_iter(skel->progs.migrate_ca, NULL);
-	if (!run.link) {
+	m.skel = skel;
+	m.run.link = bpf_program__attach_iter(skel->progs.migrate_ca, NULL);
+	if (!m.run.link) {
 		err = fail(-errno, "cannot attach the TCP iterator");
 		goto out;
 	}
-	err = for_each_netns(run_iter, &run);
+	err = for_each_netns(migrate_netns, &m);
 	if (err)
 		goto out;
 
@@ -1247,7 +1265,7 @@ static int cmd_migrate(void)
 	printf("moved %llu sockets from %s to %s\n",
 	       (unsigned long long)skel->bss->moved, from, to);
 out:
-	bpf_link__destroy(run.link);
+	bpf_link__destroy(m.run.link);
 	migrate__destroy(skel);
 	return err;
 }

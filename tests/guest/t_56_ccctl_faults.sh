@@ -1,6 +1,7 @@
 #!/bin/bash
-# ccctl killed at every step of register, unregister and swap, and two
-# ccctl at once: the state stays one the next command can work from.
+# ccctl killed at every step of register, unregister, swap and migrate,
+# and two ccctl at once: the state stays one the next command can work
+# from.
 #
 # ccctl-faults is ccctl built with CCCTL_FAULTS: CCCTL_FAULT=STEP makes it
 # SIGKILL itself at STEP, as kill -9 or a crash there would (exit 137 shows
@@ -18,7 +19,9 @@
 # registration comes before its pin, and a link whose last fd dies with
 # ccctl unregisters itself; before 6.4 ccctl pins the map before writing
 # it, so that no kill leaves a registration nothing points to.
-# A bpffs that refuses the pin gets one line and no registration.
+# migrate killed after moving some sockets loses none, and the next migrate
+# moves the rest.  A bpffs that refuses the pin gets one line and no
+# registration.
 # Then the lock: a second ccctl waits for the one that holds it, and after
 # LOCK_WAIT_S (5 s) gives up in one "busy" line, changing nothing.
 set -uo pipefail
@@ -106,6 +109,35 @@ if has_struct_ops_links; then
 else
 	skip "swap killed at each step" "no struct_ops link update before Linux $LINK_SINCE"
 fi
+
+# migrate killed half-way: the sockets of an iperf3 flow, its sender in SND
+# and its receiver in RCV, all on cubic; ccctl-faults dies right after the
+# first namespace in which it moved one.  The sockets it reached are on
+# bpf_bic, the others still on cubic, none is lost, the next migrate moves
+# the rest, and the flow completes.
+on() { echo $(( $(in_snd ss -tinH | grep -cw "$1") + $(in_rcv ss -tinH | grep -cw "$1") )); }
+net_up 10mbit 5 100
+check "register bpf_bic" ccctl register
+in_rcv iperf3 -s -1 -D
+wait_for 5 listening in_rcv 5201
+in_snd iperf3 -c "$RCV_ADDR" -P 2 -t 15 -C cubic -J > /tmp/t56.json &
+client=$!
+wait_for 10 sh -c "[ \"\$(ip netns exec $SND ss -tnH state established | wc -l)\" -ge 3 ]"
+before=$(on cubic)
+killed migrate:some-moved migrate cubic bpf_bic
+moved=$(on bpf_bic) left=$(on cubic)
+info "migrate killed: $moved sockets on bpf_bic, $left still on cubic, of $before"
+check_cmp "... it had moved some sockets" "$moved" -gt 0
+check_cmp "... and not yet the others" "$left" -gt 0
+check_cmp "... none lost" "$((moved + left))" -eq "$before"
+check "... the next migrate moves the rest" ccctl migrate cubic bpf_bic
+check_cmp "... none left on cubic" "$(on cubic)" -eq 0
+rc=0
+wait "$client" || rc=$?
+check_cmp "... the flow completes" "$rc:$(jq -r '.error // "none"' /tmp/t56.json)" = "0:none"
+net_down
+check "unregister bpf_bic" ccctl unregister bpf_bic
+all_clear migrate
 
 # A bpffs that refuses the pin (read-only in a mount namespace of its own):
 # one line, and the registration made for it does not outlive ccctl.
