@@ -120,9 +120,11 @@ net_up 10mbit 5 100
 check "register bpf_bic" ccctl register
 in_rcv iperf3 -s -1 -D
 wait_for 5 listening in_rcv 5201
-in_snd iperf3 -c "$RCV_ADDR" -P 2 -t 15 -C cubic -J > /tmp/t56.json &
+in_snd iperf3 -c "$RCV_ADDR" -P 2 -t 20 -C cubic -J > /tmp/t56.json &
 client=$!
-wait_for 10 sh -c "[ \"\$(ip netns exec $SND ss -tnH state established | wc -l)\" -ge 3 ]"
+# bash: busybox sh would run its own ip applet, which has no netns
+check "an iperf3 flow is up: control and 2 data connections" \
+	wait_for 10 bash -c "[ \"\$(ip netns exec $SND ss -tnH state established | wc -l)\" -ge 3 ]"
 before=$(on cubic)
 killed migrate:some-moved migrate cubic bpf_bic
 moved=$(on bpf_bic) left=$(on cubic)
