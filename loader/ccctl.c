@@ -450,6 +450,7 @@ static char *ops_name(struct bpf_object *obj, struct bpf_map *ops, void *shadow)
 static int ca_open_file(struct ca_obj *ca)
 {
 	struct bpf_map *map;
+	const char *why;
 
 	ca->file = bpf_object__open_file(env.object, NULL);
 	if (!ca->file) {
@@ -466,10 +467,11 @@ static int ca_open_file(struct ca_obj *ca)
 		if (!ca->name)
 			continue;
 		/* Every later message shows it: the same rule as for names given. */
-		if (!env.name && name_problem(ca->name))
+		why = env.name ? NULL : name_problem(ca->name);
+		if (why)
 			return fail(0, "%s names its tcp_congestion_ops '%s': %s (%s; "
 				    "--name gives it another)", env.object, name_shown(ca->name),
-				    name_problem(ca->name), NAME_RULE);
+				    why, NAME_RULE);
 		return 0;
 	}
 	return fail(0, "%s holds no tcp_congestion_ops", env.object);
@@ -677,15 +679,14 @@ static int run_iter(void *ctx)
 
 /* --- commands ---------------------------------------------------------------- */
 
-/* Pin fd at the registration's path, creating its directory. */
+/* Pin fd at the registration's path, creating its directory (lock_pins() made PIN_ROOT). */
 static int pin_reg(int fd, const char *name, const char *path)
 {
 	struct pin pin;
 	int err;
 
 	pin_paths(name, &pin);
-	if ((mkdir(PIN_ROOT, 0700) && errno != EEXIST) ||
-	    (mkdir(pin.dir, 0700) && errno != EEXIST))
+	if (mkdir(pin.dir, 0700) && errno != EEXIST)
 		return fail(-errno, "cannot create %s", pin.dir);
 	fault_point("register:dir-made");
 	err = bpf_obj_pin(fd, path);
@@ -1316,6 +1317,7 @@ static const char *const opt_names[] = { "--variant", "--name", "--object", "--j
 static const struct command *parse_command(void)
 {
 	const struct command *cmd = NULL;
+	const char *why;
 	size_t i;
 	int n;
 
@@ -1350,15 +1352,17 @@ static const struct command *parse_command(void)
 		fail(0, "--variant and --object both choose what to load; give one");
 		return NULL;
 	}
-	if (env.name && name_problem(env.name)) {
+	why = env.name ? name_problem(env.name) : NULL;
+	if (why) {
 		fail(0, "invalid name '%s' given to --name: %s (%s)", name_shown(env.name),
-		     name_problem(env.name), NAME_RULE);
+		     why, NAME_RULE);
 		return NULL;
 	}
 	for (i = 1; i < (size_t)env.nargs && i < sizeof(env.args) / sizeof(env.args[0]); i++) {
-		if (name_problem(env.args[i])) {
+		why = name_problem(env.args[i]);
+		if (why) {
 			fail(0, "invalid algorithm name '%s': %s (%s)", name_shown(env.args[i]),
-			     name_problem(env.args[i]), NAME_RULE);
+			     why, NAME_RULE);
 			return NULL;
 		}
 	}
