@@ -8,8 +8,10 @@
 # against this vmlinux and dropped on a mismatch (MODULE_ALLOW_BTF_MISMATCH).
 # Only bzImage is built; nothing else of the tree is used.
 #
-# The tree is unpacked and configured once (DIR/tree/.prepared); make then
-# rebuilds only what changed, so a build that was stopped goes on.
+# The tree is unpacked, patched and configured once for a given series
+# and config (their checksums in DIR/tree/.prepared); make then rebuilds
+# only what changed, so a build that was stopped goes on.  Another series
+# or config starts from a fresh tree.
 #
 # usage: kpatch-kernel.sh DIR KERNEL SOURCE_DEB PATCH_DIR CONFIG KVER
 #   DIR		DIR/tree is the source tree, DIR/bzImage the result
@@ -26,7 +28,8 @@ dir=$1 kernel=$2 deb=$3 pdir=$4 config=$5 kver=$6
 here=$(dirname "$0")
 tree=$dir/tree
 
-if [ ! -e "$tree/.prepared" ]; then
+inputs=$(sha256sum "$config" "$pdir/series" "$pdir"/*.patch | awk '{ print $1 }')
+if [ "$(cat "$tree/.prepared" 2>/dev/null)" != "$inputs" ]; then
 	"$here/kpatch.sh" --whole "$dir" "$kernel" "$deb" "$pdir"
 	cp "$config" "$tree/.config"
 	# Debian's config names its certificates by their place in Debian's
@@ -36,7 +39,7 @@ if [ ! -e "$tree/.prepared" ]; then
 		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
 		--set-str MODULE_SIG_KEY ""
 	make -s -C "$tree" olddefconfig
-	touch "$tree/.prepared"
+	echo "$inputs" > "$tree/.prepared"
 fi
 
 # Debian's release string is the tree's version plus its local version.
