@@ -35,6 +35,10 @@ for spec in "$@"; do
 done
 [ ${#missing[@]} -gt 0 ] || exit 0
 
+# one apt run at a time on the private state (make -j fetches kernels and
+# tools side by side)
+exec 9> "$apt_dir/lock"
+flock 9
 apt-get -qq "${apt_opts[@]}" update || die "apt-get update of $suites failed"
 cd "$out/debs"
 apt-get -qq "${apt_opts[@]}" download "${missing[@]}" ||
