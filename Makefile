@@ -367,9 +367,12 @@ RUN_VM = env KERNEL=$(call vmlinuz,$(1)) INITRD=$(call initrd,$(1)) ACCEL_CACHE=
 	 ./vm-image/run-vm.sh
 # Only the runner's own test wants one kernel; the first one will do.
 RUNNER_ENV = KERNEL=$(call vmlinuz,$(KGUEST)) INITRD=$(call initrd,$(KGUEST)) ACCEL_CACHE=$(BUILD)/accel
-# The suite on every kernel of KERNELS, GUEST_JOBS guests at a time.
+# The suite on every kernel of KERNELS, GUEST_JOBS guests at a time, each
+# stopped as failed after VM_TIMEOUT seconds (the primary's suite takes
+# ~15 minutes under TCG).
 GUEST_JOBS	?= 2
-SUITE = ./tests/run.sh --jobs $(GUEST_JOBS) --out $(VM_OUT) --log $(VM_LOG) \
+VM_TIMEOUT	?= 1500
+SUITE = ./tests/run.sh --jobs $(GUEST_JOBS) --out $(VM_OUT) --log $(VM_LOG) --timeout $(VM_TIMEOUT) \
 	--kernels "$(foreach k,$(KERNELS),$(k):$(call vmlinuz,$(k)):$(call initrd,$(k)))"
 
 vm-test: $(INITRDS)

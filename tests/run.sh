@@ -3,21 +3,23 @@
 # chosen kernel, JOBS guests at a time (each guest is one QEMU process with
 # one vCPU); one closing line that adds everything up.
 #
-# usage: run.sh [--jobs N] [--out DIR] [--log PREFIX] [--unit CMD]...
+# usage: run.sh [--jobs N] [--out DIR] [--log PREFIX] [--timeout SEC] [--unit CMD]...
 #               --kernels "ID:VMLINUZ:INITRD ..." -- GUEST_COMMAND...
 #   --unit	a host test, run first (as a shell command line), repeatable
 #   --out	guest /out files of kernel ID land in DIR/ID
 #   --log	the console of kernel ID is kept in PREFIX-ID.log
+#   --timeout	seconds each guest may take (run-vm.sh's --timeout)
 # ACCEL_CACHE and the rest of run-vm.sh's environment pass through.
 set -uo pipefail
 
 here=$(dirname "$0")
-jobs=1 out=build/out log=build/vm-test kernels="" units=()
+jobs=1 out=build/out log=build/vm-test kernels="" units=() timeout_s=900
 while [ $# -gt 0 ]; do
 	case $1 in
 	--jobs) jobs=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
+	--timeout) timeout_s=$2; shift 2 ;;
 	--unit) units+=("$2"); shift 2 ;;
 	--kernels) kernels=$2; shift 2 ;;
 	--) shift; break ;;
@@ -63,7 +65,7 @@ run_guest() {
 	shift 3
 	start=$(date +%s)
 	KERNEL=$vmlinuz INITRD=$initrd "$here/../vm-image/run-vm.sh" \
-		--log "$log-$id.log" --out "$out/$id" -- "$@" > "$tmp/guest-$id" 2>&1 || rc=$?
+		--log "$log-$id.log" --out "$out/$id" --timeout "$timeout_s" -- "$@" > "$tmp/guest-$id" 2>&1 || rc=$?
 	echo "$rc $(( $(date +%s) - start ))" > "$tmp/done-$id"
 }
 
