@@ -7,6 +7,7 @@
 #   make test	host unit tests + make vm-test, on every kernel of KERNELS
 #   make vm-test	build everything, boot the guest, run the guest suite
 #   make plots	cwnd-over-time PNGs in build/plots
+#   make model	thousands of random ccctl operations against a model (t_58)
 #   make bench	scenario matrix and BPF vs native cost, into docs/bench.md
 #   make kpatch-kernel-test	a whole 6.12 built with patches/ (~40 min), tested
 #
@@ -59,12 +60,12 @@ SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/migr
 UNIT_TESTS	:= $(BUILD)/tests/test_bic_math $(BUILD)/tests/test_names
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
 GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/loader/ccctl-faults \
-		   $(BUILD)/drill/ackdrill
+		   $(BUILD)/drill/ackdrill $(BUILD)/tests/tcphold
 DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
 .PHONY: all deps demo test unit-test vm-test initramfs kmod kpatch kpatch-kernel kpatch-kernel-test \
-	plots bench clean distclean
+	plots bench model clean distclean
 .DELETE_ON_ERROR:
 
 all: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(UNIT_TESTS) $(INITRDS)
@@ -131,8 +132,9 @@ $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
 	$$(call msg,GUEST,$(call kdir,$(1))/guest)
 	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod/patched
 	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
-	$(Q)printf 'SWAP_ROUNDS=%s\nEPERM_LEAK=%s\nT60_REFS="%s"\nNAME_BYTES=%s\n' \
+	$(Q)printf 'SWAP_ROUNDS=%s\nEPERM_LEAK=%s\nT60_REFS="%s"\nNAME_BYTES=%s\nMODEL_SECS=%s\nPRIMARY=%s\n' \
 		$(SWAP_ROUNDS_$(1)) $(EPERM_LEAK_$(1)) "$(T60_REFS_$(1))" $(NAME_BYTES_$(1)) \
+		$(MODEL_SECS_$(1)) $(if $(filter $(1),$(KERNEL_PRIMARY)),yes,no) \
 		> $$(@D)/opt/bic/suite.conf
 	$(Q)cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $$(@D)/opt/bic/kmod/
 	$(Q)cp $(call kdir,$(1))/kpatch/ko/tcp_bic.ko $(call kdir,$(1))/kpatch/applied \
@@ -282,6 +284,11 @@ $(BUILD)/loader/bictrace: $(BUILD)/loader/bictrace.o
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LOADER_LIBS) -o $@
 
+# tcphold: idle connections on a chosen algorithm (t_58)
+$(BUILD)/tests/tcphold: tests/tools/tcphold.c | $(STAMP_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $< -o $@
+
 # ackdrill: the scripted TCP peer (guest) and the model of its sender (host)
 # share the script parser and the receiver engine.
 DRILL_SRCS	:= drill/engine.c drill/script.c
@@ -384,6 +391,17 @@ test: $(UNIT_TESTS) $(BUILD)/drill/model $(INITRDS)
 	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) $(foreach u,$(UNIT_TESTS),--unit $(u)) \
 		--unit "tests/unit/test_drill_model.sh $(BUILD)/drill/model drill/scripts" \
 		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" -- $(GUEST_CMD)
+
+# Thousands of random ccctl operations against the model (t_58), on each
+# kernel of KERNELS; MODEL_SEED replays a sequence, MODEL_REPLAY a shrunk one.
+MODEL_OPS	?= 3000
+MODEL_SEED	?=
+MODEL_REPLAY	?=
+model: VM_TIMEOUT := 7200
+model: $(INITRDS)
+	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) -- env MODEL_OPS=$(MODEL_OPS) \
+		$(if $(MODEL_SEED),MODEL_SEED=$(MODEL_SEED)) \
+		$(if $(MODEL_REPLAY),MODEL_REPLAY='$(MODEL_REPLAY)') tests/run-all.sh t_58_ccctl_model.sh
 
 demo: $(call initrd,$(KGUEST))
 	$(call msg,VM,demo on $(KGUEST))

@@ -66,6 +66,14 @@ NAME_BYTES_6.12	:= all
 NAME_BYTES_6.1	:= classes
 NAME_BYTES_7.3	:= classes
 
+# Seconds of random ccctl operations t_58_ccctl_model checks against its
+# model: a minute on the primary kernel (with the self-test of its shrinker,
+# which is the same on every kernel), 20 s where two guests share a slot of
+# make test (make model runs thousands of operations on each kernel).
+MODEL_SECS_6.12	:= 60
+MODEL_SECS_6.1	:= 20
+MODEL_SECS_7.3	:= 20
+
 # Known kernel bug: a namespace other than the initial one that asks for a
 # restricted default gets EPERM, but the kernel keeps the reference it took
 # (fixed upstream by checking before taking it; 6.12.117 and 7.3 have that).
