@@ -556,7 +556,7 @@ static void ca_close(struct ca_obj *ca)
 /* --- TCP iterators, in every network namespace ----------------------------- */
 
 struct netns_walk {
-	int (*fn)(void *ctx);
+	int (*fn)(void *ctx, const char *netns);
 	void *ctx;
 	int self;		/* our own namespace, to come back to */
 	ino_t *seen;
@@ -589,7 +589,7 @@ static int visit_netns(struct netns_walk *w, const char *path)
 	if (err)
 		return fail(-errno, "cannot enter network namespace %s", path);
 
-	err = w->fn(w->ctx);
+	err = w->fn(w->ctx, path);
 	if (setns(w->self, CLONE_NEWNET))
 		err = fail(-errno, "cannot return to ccctl's network namespace");
 	return err;
@@ -622,7 +622,7 @@ static int visit_dir(struct netns_walk *w, const char *dir, const char *fmt)
  * created in, while an algorithm serves them all: run fn in every namespace
  * a process or an "ip netns" bind mount keeps alive.
  */
-static int for_each_netns(int (*fn)(void *ctx), void *ctx)
+static int for_each_netns(int (*fn)(void *ctx, const char *netns), void *ctx)
 {
 	struct netns_walk w = { .fn = fn, .ctx = ctx };
 	int err;
@@ -648,7 +648,7 @@ struct iter_run {
 	void *ctx;
 };
 
-static int run_iter(void *ctx)
+static int run_iter(void *ctx, const char *netns __attribute__((unused)))
 {
 	struct iter_run *run = ctx;
 	char buf[64 * CA_NAME_MAX];
@@ -812,6 +812,24 @@ static int cmd_register(void)
 	return err;
 }
 
+/*
+ * The kernel lets an algorithm that is a namespace's default be unregistered:
+ * the namespace then goes on giving new sockets an algorithm no longer listed,
+ * which no set-default by name can bring back.  Refuse it in every namespace.
+ */
+static int refuse_default(void *ctx, const char *netns)
+{
+	const char *name = ctx;
+
+	if (!ca_is_default(name))
+		return 0;
+	if (!strcmp(netns, "/proc/self/ns/net"))
+		return fail(0, "%s is the default congestion control; set-default another first",
+			    name);
+	return fail(0, "%s is the default congestion control of network namespace %s; "
+		    "set-default another there first", name, netns);
+}
+
 static int cmd_unregister(void)
 {
 	const char *name = env.args[1];
@@ -822,12 +840,9 @@ static int cmd_unregister(void)
 	err = open_registered(name, &r);
 	if (err)
 		return err;
-	/* A default that is no longer listed could never be replaced by name. */
-	if (ca_is_default(name)) {
-		err = fail(0, "%s is the default congestion control; set-default another first",
-			   name);
+	err = for_each_netns(refuse_default, (void *)name);
+	if (err)
 		goto out;
-	}
 
 	/*
 	 * Detach, rather than only unpin, so that no stray fd keeps it
@@ -1211,12 +1226,12 @@ struct migrate_run {
 };
 
 /* One namespace's sockets; the test build can die once some have moved. */
-static int migrate_netns(void *ctx)
+static int migrate_netns(void *ctx, const char *netns)
 {
 	struct migrate_run *m = ctx;
 	int err;
 
-	err = run_iter(&m->run);
+	err = run_iter(&m->run, netns);
 	if (!err && m->skel->bss->moved)
 		fault_point("migrate:some-moved");
 	return err;

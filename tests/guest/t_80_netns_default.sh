@@ -1,6 +1,6 @@
 #!/bin/bash
 # ccctl set-default outside the initial network namespace, and the kernel
-# bug it guards against.
+# bug it guards against; ccctl unregister of another namespace's default.
 #
 # Only the initial namespace may make a restricted algorithm (one not in
 # net.ipv4.tcp_allowed_congestion_control) the default.  The kernel refuses
@@ -46,6 +46,18 @@ check_cmp "... the namespace defaults to bpf_bic" "$(ns_default)" = bpf_bic
 check "... and back to $before" in_ns ccctl set-default "$before"
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed"
 check "bpftool unregisters bpf_bic" ca_unregister /sys/fs/bpf/t80
+
+# The kernel would unregister a namespace's default, and leave the namespace
+# giving new sockets an algorithm no longer listed; ccctl refuses, naming it.
+check "ccctl registers t80_ns" ccctl register --name t80_ns
+sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed t80_ns"
+check "... the namespace takes it as its default" in_ns ccctl set-default t80_ns
+sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed"
+refused "unregister another namespace's default" \
+	"default congestion control of network namespace /run/netns/$NS" ccctl unregister t80_ns
+check_cmp "... which is still registered" "$(ccctl list --json | jq -r '.[].name')" = t80_ns
+check "... and goes once the namespace has another" \
+	bash -c "ip netns exec $NS ccctl set-default $before >/dev/null && ccctl unregister t80_ns"
 
 # The kernel bug itself, on purpose, once.
 check "modprobe tcp_bic" modprobe tcp_bic
