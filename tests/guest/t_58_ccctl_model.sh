@@ -9,8 +9,12 @@
 # model says, for each, whether ccctl succeeds (one line on stdout: the
 # registered map, how many sockets migrate moved) or refuses (one line on
 # stderr, nothing on stdout), and then what must hold:
-#   - the kernel's list of algorithms is the baseline plus the registered;
-#   - the initial namespace's default and the other's are the model's;
+#   - the kernel's list of algorithms is the baseline plus the registered,
+#     and its allowed list those of them made a default once (the kernel
+#     marks an algorithm allowed when it becomes a default; a swap's new
+#     instance is not), which only another namespace may take;
+#   - the initial namespace's default and the other's are the model's, and
+#     neither can be unregistered;
 #   - `ccctl list --json` shows exactly the registered names, each with its
 #     map, its default flag and the number of sockets on it (every
 #     namespace), and the pins under /sys/fs/bpf/ccctl are those names;
@@ -164,7 +168,7 @@ gen_missing() {
 			free=${free:-$n}
 			continue
 		fi
-		[ "$n" = "$def_init" ] || nondef=${nondef:-$n}
+		[ "$n" = "$def_init" ] || [ "$n" = "$def_ns" ] || nondef=${nondef:-$n}
 		[ -n "${FORM_OF[$n]:-}" ] && swappable=${swappable:-$n}
 	done
 	for k in "${MUST[@]}"; do
@@ -178,6 +182,14 @@ gen_missing() {
 		mig:refused) OP="mig reno !0" ;;
 		def:ok) OP="def reno" ;;
 		def:refused) OP="def !3" ;;
+		defns:ok) OP="defns reno" ;;
+		defns:refused)
+			OP="defns rnd_a"
+			for n in "${NAMES[@]}"; do
+				available "$n" && is_allowed "$n" && continue
+				OP="defns $n"
+				break
+			done ;;
 		open) OP="open 1 default" ;;
 		lo) OP="lo 1" ;;
 		close) OP="close 0" ;;
@@ -205,9 +217,12 @@ is_bad() { [ "${1:0:1}" = "!" ]; }
 # --- the model -----------------------------------------------------------------
 # An instance is one loaded tcp_congestion_ops (one struct_ops map); a name
 # is registered with its current instance; sockets and defaults hold the
-# instance they got.  Builtins (cubic, reno) have instance "".
-declare -A reg=() inst_map=() reg_link=()
-def_init=cubic def_init_inst="" def_ns=cubic
+# instance they got.  Builtins (cubic, reno) have instance "".  The kernel
+# lets another namespace take only an allowed algorithm, and an instance
+# becomes allowed for good when it is made a default (tcp_cong.c sets
+# TCP_CONG_NON_RESTRICTED on it); a swap's new instance is not.
+declare -A reg=() inst_map=() reg_link=() allowed=()
+def_init=cubic def_init_inst="" def_ns=cubic def_ns_inst=""
 next_inst=1
 # Holders: one tcphold each; sockets on name h_ca[i] (instance h_inst[i]),
 # h_n[i] connections: kind ns (sender ends in SND; receivers on cubic) or lo
@@ -216,12 +231,21 @@ declare -A h_pid=() h_ca=() h_inst=() h_n=() h_kind=()
 next_holder=0
 
 model_reset() {
-	reg=() inst_map=() reg_link=() h_pid=() h_ca=() h_inst=() h_n=() h_kind=()
-	def_init=cubic def_init_inst="" def_ns=cubic
+	reg=() inst_map=() reg_link=() allowed=()
+	h_pid=() h_ca=() h_inst=() h_n=() h_kind=()
+	def_init=cubic def_init_inst="" def_ns=cubic def_ns_inst=""
 }
 
 available() {
 	[ -n "${reg[$1]+x}" ] || [[ $BASE_AVAIL == *" $1 "* ]]
+}
+
+is_allowed() {
+	if [ -n "${reg[$1]+x}" ]; then
+		[ -n "${allowed[${reg[$1]}]+x}" ]
+	else
+		[[ $BASE_ALLOWED == *" $1 "* ]]
+	fi
 }
 
 # sockets_on NAME KIND: sockets on NAME the model has, into REPLY (KIND
@@ -247,6 +271,7 @@ live_maps() {
 	for i in "${reg[@]}"; do LIVE[${inst_map[$i]}]=1; done
 	for i in "${h_inst[@]}"; do [ -n "$i" ] && LIVE[${inst_map[$i]}]=1; done
 	[ -n "$def_init_inst" ] && LIVE[${inst_map[$def_init_inst]}]=1
+	[ -n "$def_ns_inst" ] && LIVE[${inst_map[$def_ns_inst]}]=1
 }
 
 # --- running one operation -------------------------------------------------
@@ -314,6 +339,7 @@ op_unreg() {
 	EXPECT=refused
 	if is_bad "$1" || [ -z "${reg[$name]+x}" ]; then :
 	elif [ "$def_init" = "$name" ] && [ "$PLANT" != default-unregister ]; then :
+	elif [ "$def_ns" = "$name" ]; then :	# another namespace's default
 	else EXPECT=ok; WANT_OUT="unregistered $name"
 	fi
 	cc unregister "$name"
@@ -374,7 +400,9 @@ op_def() {
 	fi
 	cc set-default "$name"
 	outcome || return 1
-	[ "$EXPECT" = ok ] && def_init=$name def_init_inst=${reg[$name]:-}
+	[ "$EXPECT" = ok ] || return 0
+	def_init=$name def_init_inst=${reg[$name]:-}
+	[ -n "$def_init_inst" ] && allowed[$def_init_inst]=1
 	return 0
 }
 
@@ -383,12 +411,12 @@ op_def() {
 op_defns() {
 	local name=$1
 	EXPECT=refused
-	if [ "$name" = cubic ] || [ "$name" = reno ]; then
+	if available "$name" && is_allowed "$name"; then
 		EXPECT=ok; WANT_OUT="default congestion control: $name"
 	fi
 	cc_ns set-default "$name"
 	outcome || return 1
-	[ "$EXPECT" = ok ] && def_ns=$name
+	[ "$EXPECT" = ok ] && def_ns=$name def_ns_inst=${reg[$name]:-}
 	return 0
 }
 
@@ -433,7 +461,7 @@ holder() {
 op_open() {
 	local n=$1 ca=$2 name inst want=fail
 	if [ "$ca" = default ]; then
-		name=$def_ns inst=""
+		name=$def_ns inst=$def_ns_inst
 	else
 		name=$ca inst=${reg[$ca]:-}
 	fi
@@ -526,6 +554,18 @@ agree() {
 	want=$(( ${#BASE[@]} + ${#reg[@]} ))
 	[ "${#av[@]}" -eq "$want" ] ||
 		{ MISMATCH="available: '${av[*]}', model: $want with ${!reg[*]}"; return 1; }
+
+	read -ra av < /proc/sys/net/ipv4/tcp_allowed_congestion_control
+	want=0
+	for n in "${ALL[@]}"; do
+		available "$n" && is_allowed "$n" && want=$((want + 1))
+	done
+	for n in "${av[@]}"; do
+		available "$n" && is_allowed "$n" && continue
+		MISMATCH="allowed: $n, which the model does not allow"; return 1
+	done
+	[ "${#av[@]}" -eq "$want" ] ||
+		{ MISMATCH="allowed: '${av[*]}', model has $want"; return 1; }
 
 	read -r got < /proc/sys/net/ipv4/tcp_congestion_control
 	[ "$got" = "$def_init" ] || { MISMATCH="default: $got, model $def_init"; return 1; }
@@ -657,6 +697,7 @@ wait_for 5 grep -q listening "$TMP/listen.lo"
 ccctl set-default cubic >/dev/null
 read -ra BASE < /proc/sys/net/ipv4/tcp_available_congestion_control
 BASE_AVAIL=" ${BASE[*]} "
+BASE_ALLOWED=" $(< /proc/sys/net/ipv4/tcp_allowed_congestion_control) "
 # every name a socket can be on
 mapfile -t ALL <<< "$(printf '%s\n' "${BASE[@]}" "${NAMES[@]}" | sort -u)"
 info "kernel $(uname -r); algorithms before:$BASE_AVAIL"
@@ -687,7 +728,7 @@ fi
 
 # What a run must have done to have gone where the bugs would be.
 MUST=(reg:ok reg:refused unreg:ok unreg:refused mig:ok mig:refused def:ok def:refused
-	open lo close)
+	defns:ok defns:refused open lo close)
 $links && MUST+=(swap:ok)
 declare -A tally=()
 covered() {
@@ -733,6 +774,8 @@ while :; do
 		failed=$MISMATCH
 		break
 	fi
+	[ $(( ${#done_ops[@]} % 500 )) -eq 0 ] &&
+		info "${#done_ops[@]} operations in $((SECONDS - start)) s, all as the model said"
 	kind=${OP%% *}:$EXPECT
 	[[ $OP == open* || $OP == lo* || $OP == close* ]] && kind=${OP%% *}
 	tally[$kind]=$(( ${tally[$kind]:-0} + 1 ))
