@@ -399,7 +399,7 @@ MODEL_SEED	?=
 MODEL_REPLAY	?=
 model: VM_TIMEOUT := 7200
 model: $(INITRDS)
-	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) -- env MODEL_OPS=$(MODEL_OPS) \
+	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) -- env MODEL_OPS=$(MODEL_OPS) SHRINK_SECS=1200 \
 		$(if $(MODEL_SEED),MODEL_SEED=$(MODEL_SEED)) \
 		$(if $(MODEL_REPLAY),MODEL_REPLAY='$(MODEL_REPLAY)') tests/run-all.sh t_58_ccctl_model.sh
 

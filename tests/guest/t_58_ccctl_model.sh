@@ -747,7 +747,10 @@ else
 fi
 reset_state || not_ok "clean state before the run: $MISMATCH"
 RANDOM=$MODEL_SEED
-start=$SECONDS done_ops=() failed=""
+# MODEL_PLANT=default-unregister plants the model bug in this run too, to
+# watch a long run's failure shrink.
+PLANT=${MODEL_PLANT:-}
+start=$SECONDS done_ops=() failed="" inert=()
 while :; do
 	if [ -n "$MODEL_REPLAY" ]; then
 		[ "${#done_ops[@]}" -lt "${#ops[@]}" ] || break
@@ -779,11 +782,22 @@ while :; do
 	kind=${OP%% *}:$EXPECT
 	[[ $OP == open* || $OP == lo* || $OP == close* ]] && kind=${OP%% *}
 	tally[$kind]=$(( ${tally[$kind]:-0} + 1 ))
+	# what changes nothing, by the model: the shrinker's first guess
+	[[ $kind == *:refused || $kind == list:* || $kind == status:* ]] && inert+=("${#done_ops[@]}")
 done
 secs=$((SECONDS - start))
 
 if [ -n "$failed" ]; then
 	not_ok "operation ${#done_ops[@]} ('$OP') of seed $MODEL_SEED: $failed"
+	# First without every operation the model says changed nothing (one
+	# replay that, for a long run, saves most of the delta debugging).
+	keep=("${done_ops[@]}")
+	for i in "${inert[@]}"; do unset "keep[$((i - 1))]"; done
+	keep=("${keep[@]}")
+	if [ "${#inert[@]}" -gt 0 ] && replay "${keep[@]}"; then
+		info "still fails without the ${#inert[@]} operations that changed nothing"
+		done_ops=("${keep[@]:0:FAILED_AT+1}")
+	fi
 	shrink "${done_ops[@]}"
 	info "shrunk in $SHRINK_TRIES replays to ${#SHRUNK[@]} operations; replay with"
 	info "  MODEL_REPLAY='$(printf '%s;' "${SHRUNK[@]}")'"
