@@ -166,8 +166,10 @@ check "unregister while another holds the lock: waits, then works" ccctl unregis
 check "... after the holder let go" test -e /tmp/t56.released
 wait "$holder"
 
-# ... up to 5 s, then gives up in one line and changes nothing.
-flock "$pins" sleep 60 &
+# ... up to 5 s, then gives up in one line and changes nothing.  (-o: the
+# lock stays with flock, which the kill ends, not with its sleep, which
+# would hold it for the next test.)
+flock -o "$pins" sleep 60 &
 holder=$!
 wait_for 10 locked
 refused "register while the lock is held too long" "^ccctl: busy: another ccctl" ccctl register
