@@ -9,6 +9,7 @@
 #   make plots	cwnd-over-time PNGs in build/plots
 #   make model	thousands of random ccctl operations against a model (t_58)
 #   make bench	scenario matrix and BPF vs native cost, into docs/bench.md
+#   make soak	t_57_soak for SOAK_SECS (600) on the first of KERNELS
 #   make kpatch-kernel-test	a whole 6.12 built with patches/ (~40 min), tested
 #
 # V=1 prints full commands.
@@ -65,7 +66,7 @@ DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
 .PHONY: all deps demo test unit-test vm-test initramfs kmod kpatch kpatch-kernel kpatch-kernel-test \
-	plots bench model clean distclean
+	plots bench model soak clean distclean
 .DELETE_ON_ERROR:
 
 all: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(UNIT_TESTS) $(INITRDS)
@@ -132,9 +133,9 @@ $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
 	$$(call msg,GUEST,$(call kdir,$(1))/guest)
 	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod/patched
 	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
-	$(Q)printf 'SWAP_ROUNDS=%s\nEPERM_LEAK=%s\nT60_REFS="%s"\nNAME_BYTES=%s\nMODEL_SECS=%s\nPRIMARY=%s\n' \
+	$(Q)printf 'SWAP_ROUNDS=%s\nEPERM_LEAK=%s\nT60_REFS="%s"\nNAME_BYTES=%s\nMODEL_SECS=%s\nSOAK_SECS=%s\nPRIMARY=%s\n' \
 		$(SWAP_ROUNDS_$(1)) $(EPERM_LEAK_$(1)) "$(T60_REFS_$(1))" $(NAME_BYTES_$(1)) \
-		$(MODEL_SECS_$(1)) $(if $(filter $(1),$(KERNEL_PRIMARY)),yes,no) \
+		$(MODEL_SECS_$(1)) $(SOAK_SECS_$(1)) $(if $(filter $(1),$(KERNEL_PRIMARY)),yes,no) \
 		> $$(@D)/opt/bic/suite.conf
 	$(Q)cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $$(@D)/opt/bic/kmod/
 	$(Q)cp $(call kdir,$(1))/kpatch/ko/tcp_bic.ko $(call kdir,$(1))/kpatch/applied \
@@ -406,6 +407,15 @@ model: $(INITRDS)
 demo: $(call initrd,$(KGUEST))
 	$(call msg,VM,demo on $(KGUEST))
 	$(Q)$(call RUN_VM,$(KGUEST)) --log $(BUILD)/demo.log --out $(BUILD)/demo -- tests/demo.sh
+
+# t_57_soak alone, for SOAK_SECS of churn under flows (make test runs it for
+# SOAK_SECS_K), in one guest on the first of KERNELS: a soak wants the
+# emulated CPU to itself, and its own time limit, past run-vm's 900 s.
+SOAK_SECS	?= 600
+soak: $(call initrd,$(KGUEST))
+	$(call msg,VM,soak $(SOAK_SECS)s on $(KGUEST))
+	$(Q)$(call RUN_VM,$(KGUEST)) --log $(BUILD)/soak.log --out $(BUILD)/soak \
+		--timeout $$(($(SOAK_SECS) + 900)) -- env SOAK_SECS=$(SOAK_SECS) tests/run-all.sh t_57_soak.sh
 
 # Guest runs that leave traces and tables in their own output folder; the
 # host then turns them into build/plots/*.png and docs/bench.md.

@@ -168,8 +168,11 @@ bic_stat() {
 			.bic_stats | getpath($f | split("."))'
 }
 
+# dmesg_clean: no kernel warning, BUG, oops or stack trace; no "INFO:" either,
+# which hung tasks, RCU stalls and lockdep's notes print (lockdep's reports
+# of possible deadlocks are WARNINGs).
 dmesg_clean() {
-	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace' >&2
+	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace|INFO:' >&2
 }
 
 # What a refused ccctl command must not change: struct_ops maps, links,

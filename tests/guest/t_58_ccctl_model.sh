@@ -37,7 +37,7 @@
 # each kind of operation both ways (registered and refused, ...), and goes
 # on past its time until it has, up to three times as long.
 #
-# MODEL_SECS (suite.conf: 60 s on the primary kernel, 20 where two guests
+# MODEL_SECS (suite.conf: 60 s on the primary kernel, 10 where two guests
 # share a slot of make test) or MODEL_OPS bounds the run; MODEL_SEED picks
 # the sequence (default: a fresh one, printed).  make model runs thousands.
 # An operation with its checks takes ~0.6 s on 6.12 under TCG, ~1 s on 6.1.
