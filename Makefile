@@ -53,9 +53,13 @@ endif
 # two forms.  bic.bpf.o is registered through a struct_ops link (6.4+);
 # nolink/bic.bpf.o is the pre-6.4 form, registered by writing the map
 # itself, the only form bpftool can register on 6.1 (same object name, so
-# its maps are named alike).  ccctl takes either on any kernel.
+# its maps are named alike).  ccctl takes either on any kernel.  They do not
+# trace unless ccctl register --trace turns it on; trace/ holds the same
+# objects with tracing on from the start, for bpftool, which cannot.
 BPF_OBJS	:= $(addprefix $(BUILD)/bpf/,bic.bpf.o bic_2611.bpf.o)
 BPF_NOLINK_OBJS	:= $(addprefix $(BUILD)/bpf/nolink/,bic.bpf.o bic_2611.bpf.o)
+BPF_TRACE_OBJS	:= $(addprefix $(BUILD)/bpf/trace/,bic.bpf.o bic_2611.bpf.o \
+		   nolink/bic.bpf.o nolink/bic_2611.bpf.o)
 BPF_TEST_OBJS	:= $(BUILD)/bpf/test/badname.bpf.o
 SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/migrate.skel.h
 UNIT_TESTS	:= $(BUILD)/tests/test_bic_math $(BUILD)/tests/test_names
@@ -69,7 +73,7 @@ INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 	plots bench model soak clean distclean
 .DELETE_ON_ERROR:
 
-all: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(UNIT_TESTS) $(INITRDS)
+all: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS) $(UNIT_TESTS) $(INITRDS)
 
 deps: $(STAMP_DEPS)
 $(STAMP_DEPS): vm-image/host-deps.sh
@@ -221,23 +225,15 @@ $(VMLINUX_H): $(call vmlinuz,$(KPRIMARY)) $(BPFTOOL) vmlinux-gen/gen.sh
 # --- BPF programs ----------------------------------------------------------
 BPF_DEPS := $(VMLINUX_H) $(BPFTOOL) $(wildcard bpf/*.h)
 
-$(BUILD)/bpf/bic.bpf.o: bpf/bic.bpf.c $(BPF_DEPS)
-	$(call msg,BPF,$@)
-	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
+# Each form is bic.bpf.c built with the flags its path names.
+bic_flags = $(if $(findstring bic_2611,$(notdir $@)),-DBIC_LEGACY_UNDO=1 \
+		-DBIC_CA_NAME='"bpf_bic_2611"') \
+	$(if $(findstring /nolink/,$@),-DBIC_NO_LINK=1) \
+	$(if $(findstring /trace/,$@),-DBIC_TRACE=1)
 
-$(BUILD)/bpf/bic_2611.bpf.o: bpf/bic.bpf.c $(BPF_DEPS)
+$(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS): bpf/bic.bpf.c $(BPF_DEPS)
 	$(call msg,BPF,$@)
-	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -DBIC_LEGACY_UNDO=1 \
-		-DBIC_CA_NAME='"bpf_bic_2611"' -c $< -o $@
-
-$(BUILD)/bpf/nolink/bic.bpf.o: bpf/bic.bpf.c $(BPF_DEPS)
-	$(call msg,BPF,$@)
-	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -DBIC_NO_LINK=1 -c $< -o $@
-
-$(BUILD)/bpf/nolink/bic_2611.bpf.o: bpf/bic.bpf.c $(BPF_DEPS)
-	$(call msg,BPF,$@)
-	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -DBIC_LEGACY_UNDO=1 -DBIC_NO_LINK=1 \
-		-DBIC_CA_NAME='"bpf_bic_2611"' -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) $(bic_flags) -c $< -o $@
 
 # For the tests only: an algorithm whose name the kernel would take but
 # ccctl refuses (a tab in it).
@@ -349,16 +345,22 @@ unit-test: $(UNIT_TESTS)
 
 # --- guest image -----------------------------------------------------------
 # What every guest shares; each kernel's initramfs adds its own tree on top.
-$(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TEST_OBJS) $(GUEST_BINS) $(GUEST_TESTS) \
+$(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS) $(BPF_TEST_OBJS) $(GUEST_BINS) \
+		$(GUEST_TESTS) \
 		$(DRILL_SCRIPTS) $(DRILL_EXPECT)
 	$(call msg,GUEST,$(GUEST))
 	$(Q)rm -rf $(GUEST) && mkdir -p $(GUEST)/opt/bic/bpf/nolink $(GUEST)/opt/bic/bpf/test \
+		$(GUEST)/opt/bic/bpf/trace/nolink \
 		$(GUEST)/opt/bic/tests $(GUEST)/usr/sbin $(GUEST)/opt/bic/drill/expect
 	$(Q)cp $(BPF_TEST_OBJS) $(GUEST)/opt/bic/bpf/test/
 	$(Q)cp $(DRILL_SCRIPTS) $(GUEST)/opt/bic/drill/
 	$(Q)cp $(BUILD)/drill/expect/*.csv $(GUEST)/opt/bic/drill/expect/
 	$(Q)cp $(BPF_OBJS) $(GUEST)/opt/bic/bpf/
 	$(Q)cp $(BPF_NOLINK_OBJS) $(GUEST)/opt/bic/bpf/nolink/
+	$(Q)cp $(filter-out %/nolink/bic.bpf.o %/nolink/bic_2611.bpf.o,$(BPF_TRACE_OBJS)) \
+		$(GUEST)/opt/bic/bpf/trace/
+	$(Q)cp $(filter %/nolink/bic.bpf.o %/nolink/bic_2611.bpf.o,$(BPF_TRACE_OBJS)) \
+		$(GUEST)/opt/bic/bpf/trace/nolink/
 	$(Q)cp $(GUEST_BINS) $(GUEST)/usr/sbin/
 	$(Q)cp $(GUEST_TESTS) $(GUEST)/opt/bic/tests/
 	$(Q)touch $@

@@ -6,6 +6,12 @@
  * socket and records what it did.  Build with -DBIC_LEGACY_UNDO=1 (and a
  * different -DBIC_CA_NAME) to get the pre-2.6.11.7 undo behaviour, and with
  * -DBIC_NO_LINK=1 for kernels without struct_ops links.
+ *
+ * Tracing is chosen at load time: bic_trace is false unless the loader sets
+ * it (ccctl register --trace) or the object is built with -DBIC_TRACE=1 (for
+ * bpftool, which cannot set it), and when it is false the verifier drops
+ * every bic_emit() as dead code: an untraced bpf_bic does BIC's work and
+ * nothing else.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -28,6 +34,10 @@
 #define BIC_NO_LINK 0
 #endif
 
+#ifndef BIC_TRACE
+#define BIC_TRACE 0
+#endif
+
 /* tcp_congestion_ops.name is char[TCP_CA_NAME_MAX], NUL included. */
 _Static_assert(sizeof(BIC_CA_NAME) <= 16, "BIC_CA_NAME too long");
 
@@ -46,6 +56,10 @@ struct bic_priv {
 _Static_assert(sizeof(struct bic_priv) <= ICSK_CA_PRIV_SIZE,
 	       "struct bic_priv does not fit in icsk_ca_priv");
 
+/* Read only after load: the verifier prunes on its value. */
+const volatile bool bic_trace = BIC_TRACE;
+
+/* Not created at all when untraced (ccctl; bpftool creates every map). */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);
@@ -59,6 +73,8 @@ static __always_inline void bic_emit(const struct sock *sk, const struct bic_pri
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct bic_event *e;
 
+	if (!bic_trace)
+		return;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		__sync_fetch_and_add(&bic_stats.events_dropped, 1);
@@ -116,6 +132,8 @@ void BPF_PROG(bpf_bic_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 	bic_grow(sk, p, acked);
 
 	/* cong_avoid runs per ACK; only window changes are worth a record. */
+	if (!bic_trace)
+		return;
 	cwnd = tcp_sk(sk)->snd_cwnd;
 	if (cwnd == p->traced_cwnd)
 		return;

@@ -8,6 +8,11 @@
  * among the maps the kernel holds.  A ring buffer nobody reads keeps what
  * earlier connections left in it until it fills; the trace starts when
  * bictrace does, so those records are skipped.
+ *
+ * Tracing is a load-time choice (ccctl register --trace).  An untraced
+ * object loaded by ccctl has no ring buffer; one loaded by bpftool has one
+ * that stays empty, recognised by the bic_trace switch in the .rodata of the
+ * programs that hold the ring, and skipped.
  */
 #include <argp.h>
 #include <arpa/inet.h>
@@ -20,6 +25,7 @@
 #include <unistd.h>
 #include <linux/types.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bic_event.h"
 
@@ -108,8 +114,85 @@ static int handle_event(void *ctx, void *data, size_t len)
 	return 0;
 }
 
-/* Add every ring buffer map called "events" to @rb; returns how many. */
-static int attach_rings(struct ring_buffer **rb, FILE *out)
+/* The bic_trace switch in .rodata map @fd: 1 on, 0 off, -1 not there. */
+static int rodata_switch(int fd, const struct bpf_map_info *info)
+{
+	const struct btf_var_secinfo *v;
+	const struct btf_type *sec, *var;
+	struct btf *btf;
+	int i, id, on = -1;
+	__u32 zero = 0;
+	char *val;
+
+	if (info->type != BPF_MAP_TYPE_ARRAY || !info->btf_id || !strstr(info->name, ".rodata"))
+		return -1;
+	btf = btf__load_from_kernel_by_id(info->btf_id);
+	val = calloc(1, info->value_size);
+	if (!btf || !val || bpf_map_lookup_elem(fd, &zero, val))
+		goto out;
+	id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
+	if (id < 0 || (__u32)id != info->btf_value_type_id)
+		goto out;
+	sec = btf__type_by_id(btf, id);
+	for (i = 0, v = btf_var_secinfos(sec); i < btf_vlen(sec); i++, v++) {
+		var = btf__type_by_id(btf, v->type);
+		if (!strcmp(btf__name_by_offset(btf, var->name_off), "bic_trace") &&
+		    v->size == 1 && v->offset < info->value_size)
+			on = !!val[v->offset];
+	}
+out:
+	free(val);
+	btf__free(btf);
+	return on;
+}
+
+/*
+ * Whether ring buffer @ring_id is written: not if some program holding it
+ * has its bic_trace switch off.  Without a switch (an older object), yes.
+ */
+static bool ring_traced(__u32 ring_id)
+{
+	struct bpf_prog_info info;
+	struct bpf_map_info minfo;
+	__u32 id = 0, ids[16], n, len, i;
+	bool holds;
+	int fd, mfd, on;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		fd = bpf_prog_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		info.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
+		info.map_ids = (__u64)(unsigned long)ids;
+		len = sizeof(info);
+		n = bpf_prog_get_info_by_fd(fd, &info, &len) ? 0 : info.nr_map_ids;
+		close(fd);
+		if (n > sizeof(ids) / sizeof(ids[0]))
+			n = sizeof(ids) / sizeof(ids[0]);
+		for (i = 0, holds = false; i < n; i++)
+			holds |= ids[i] == ring_id;
+		for (i = 0; holds && i < n; i++) {
+			mfd = bpf_map_get_fd_by_id(ids[i]);
+			if (mfd < 0)
+				continue;
+			memset(&minfo, 0, sizeof(minfo));
+			len = sizeof(minfo);
+			on = bpf_map_get_info_by_fd(mfd, &minfo, &len) ? -1 :
+			     rodata_switch(mfd, &minfo);
+			close(mfd);
+			if (!on)
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Add every written ring buffer map called "events" to @rb; returns how
+ * many, and counts in @untraced those of objects loaded without tracing.
+ */
+static int attach_rings(struct ring_buffer **rb, FILE *out, int *untraced)
 {
 	struct bpf_map_info info;
 	__u32 len, id = 0;
@@ -123,6 +206,11 @@ static int attach_rings(struct ring_buffer **rb, FILE *out)
 		len = sizeof(info);
 		if (bpf_map_get_info_by_fd(fd, &info, &len) ||
 		    info.type != BPF_MAP_TYPE_RINGBUF || strcmp(info.name, "events")) {
+			close(fd);
+			continue;
+		}
+		if (!ring_traced(id)) {
+			(*untraced)++;
 			close(fd);
 			continue;
 		}
@@ -155,7 +243,7 @@ int main(int argc, char **argv)
 	struct ring_buffer *rb = NULL;
 	FILE *out = stdout;
 	double deadline;
-	int err;
+	int err, untraced = 0;
 
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
@@ -169,10 +257,15 @@ int main(int argc, char **argv)
 	setvbuf(out, NULL, _IOLBF, 0);
 
 	env.since_ns = mono_ns();
-	err = attach_rings(&rb, out);
-	if (err <= 0) {
-		fprintf(stderr, "bictrace: %s\n", err ? strerror(-err) :
-			"no loaded bpf_bic object (no \"events\" ring buffer)");
+	err = attach_rings(&rb, out, &untraced);
+	if (err < 0) {
+		fprintf(stderr, "bictrace: %s\n", strerror(-err));
+		return 1;
+	}
+	if (!err) {
+		fprintf(stderr, "bictrace: %s\n", untraced ?
+			"bpf_bic is loaded without tracing: register it with ccctl register --trace" :
+			"no traced bpf_bic loaded (ccctl register --trace)");
 		return 1;
 	}
 

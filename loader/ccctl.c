@@ -54,6 +54,7 @@ enum {
 	OPT_NAME	= 1 << 1,
 	OPT_OBJECT	= 1 << 2,
 	OPT_JSON	= 1 << 3,
+	OPT_TRACE	= 1 << 4,
 };
 
 enum {
@@ -64,13 +65,14 @@ enum {
 };
 
 /* Long-only options get keys outside the character range. */
-enum { KEY_VARIANT = 0x100, KEY_NAME, KEY_OBJECT };
+enum { KEY_VARIANT = 0x100, KEY_NAME, KEY_OBJECT, KEY_TRACE };
 
 static struct env {
 	const char *variant;
 	const char *name;
 	const char *object;
 	bool json;
+	bool trace;
 	bool verbose;
 	unsigned int opts;	/* OPT_* given on the command line */
 	const char *args[3];	/* COMMAND and its operands */
@@ -85,6 +87,8 @@ static const struct argp_option opts[] = {
 	  "BIC implementation to load (default: fixed)", 0 },
 	{ "name", KEY_NAME, "NAME", 0, "Load the algorithm under NAME instead of its own", 0 },
 	{ "object", KEY_OBJECT, "FILE", 0, "Load tcp_congestion_ops from a BPF object FILE", 0 },
+	{ "trace", KEY_TRACE, NULL, 0,
+	  "register/swap: record BIC events for bictrace (default: off)", 0 },
 	{ "json", 'j', NULL, 0, "list/status/features: print JSON", 0 },
 	{ "verbose", 'v', NULL, 0, "Let libbpf print its log", 0 },
 	{},
@@ -93,12 +97,12 @@ static const struct argp_option opts[] = {
 static const char doc[] =
 	"Manage BIC TCP congestion control as BPF struct_ops.\v"
 	"Commands:\n"
-	"  register [--variant V] [--name NAME] [--object FILE]\n"
+	"  register [--variant V] [--name NAME] [--object FILE] [--trace]\n"
 	"                       load, register and pin under " PIN_ROOT "\n"
 	"  unregister NAME      unregister; connections using NAME keep running\n"
 	"  list, status [NAME]  registered algorithms and the sockets using them\n"
 	"  set-default NAME     default algorithm of this network namespace\n"
-	"  swap NAME [--variant V] [--name NAME] [--object FILE]\n"
+	"  swap NAME [--variant V] [--name NAME] [--object FILE] [--trace]\n"
 	"                       replace the implementation behind NAME; running\n"
 	"                       connections keep the one they have\n"
 	"  migrate FROM TO      switch connections (in every network namespace)\n"
@@ -126,6 +130,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case KEY_OBJECT:
 		env.object = arg;
 		env.opts |= OPT_OBJECT;
+		break;
+	case KEY_TRACE:
+		env.trace = true;
+		env.opts |= OPT_TRACE;
 		break;
 	case 'j':
 		env.json = true;
@@ -477,6 +485,61 @@ static int ca_open_file(struct ca_obj *ca)
 	return fail(0, "%s holds no tcp_congestion_ops", env.object);
 }
 
+/*
+ * Where an object keeps its tracing switch, bic.bpf.c's "const volatile bool
+ * bic_trace": the byte in its .rodata map's initial value, found through the
+ * object's BTF; NULL if it has none.
+ */
+static bool *trace_switch(struct bpf_object *obj)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	const struct btf_var_secinfo *v;
+	const struct btf_type *sec, *var;
+	struct bpf_map *map;
+	const char *name;
+	size_t size;
+	char *data;
+	int id, i;
+
+	id = btf ? btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC) : -1;
+	if (id < 0)
+		return NULL;
+	sec = btf__type_by_id(btf, id);
+	bpf_object__for_each_map(map, obj) {
+		name = bpf_map__name(map);
+		if (!bpf_map__is_internal(map) || strlen(name) < 7 ||
+		    strcmp(name + strlen(name) - 7, ".rodata"))
+			continue;
+		data = bpf_map__initial_value(map, &size);
+		for (i = 0, v = btf_var_secinfos(sec); data && i < btf_vlen(sec); i++, v++) {
+			var = btf__type_by_id(btf, v->type);
+			if (!strcmp(btf__name_by_offset(btf, var->name_off), "bic_trace") &&
+			    v->size == sizeof(bool) && v->offset + v->size <= size)
+				return (bool *)(data + v->offset);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Tracing on only when asked for: an untraced object gets no ring buffer at
+ * all (the verifier has dropped the code that would write it).
+ */
+static int ca_set_trace(struct ca_obj *ca)
+{
+	bool *on = trace_switch(ca->obj);
+	struct bpf_map *ring;
+
+	if (!on)
+		return env.trace ? fail(0, "%s has no tracing switch (bic_trace): "
+					"cannot --trace it", ca->what) : 0;
+	*on = env.trace;
+	ring = bpf_object__find_map_by_name(ca->obj, "events");
+	if (ring && bpf_map__set_autocreate(ring, env.trace))
+		return fail(0, "cannot prepare %s", ca->what);
+	return 0;
+}
+
 static int ca_open(struct ca_obj *ca)
 {
 	const char *variant = env.variant ?: "fixed";
@@ -528,7 +591,7 @@ static int ca_open(struct ca_obj *ca)
 	err = bpf_map__set_map_flags(ca->ops, flags);
 	if (err)
 		return fail(err, "cannot prepare %s", ca->what);
-	return 0;
+	return ca_set_trace(ca);
 }
 
 static int ca_load(struct ca_obj *ca)
@@ -1310,15 +1373,15 @@ static const struct command {
 	unsigned int needs;	/* NEED_* */
 	int (*run)(void);
 } commands[] = {
-	{ "register", "register [--variant fixed|2611] [--name NAME] [--object FILE]", 0, 0,
-	  OPT_VARIANT | OPT_NAME | OPT_OBJECT,
+	{ "register", "register [--variant fixed|2611] [--name NAME] [--object FILE] [--trace]",
+	  0, 0, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_TRACE,
 	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_LOCK, cmd_register },
 	{ "unregister", "unregister NAME", 1, 1, 0, NEED_BPFFS | NEED_LOCK, cmd_unregister },
 	{ "list", "list [--json]", 0, 0, OPT_JSON, NEED_BTF | NEED_BPFFS, cmd_list },
 	{ "status", "status [NAME] [--json]", 0, 1, OPT_JSON, NEED_BTF | NEED_BPFFS, cmd_list },
 	{ "set-default", "set-default NAME", 1, 1, 0, 0, cmd_set_default },
-	{ "swap", "swap NAME [--variant fixed|2611] [--name NAME] [--object FILE]", 1, 1,
-	  OPT_VARIANT | OPT_NAME | OPT_OBJECT,
+	{ "swap", "swap NAME [--variant fixed|2611] [--name NAME] [--object FILE] [--trace]",
+	  1, 1, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_TRACE,
 	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_LOCK, cmd_swap },
 	{ "migrate", "migrate FROM TO", 2, 2, 0, NEED_BTF, cmd_migrate },
 	{ "features", "features [--json]", 0, 0, OPT_JSON, NEED_BTF | NEED_FEATURES,
@@ -1326,7 +1389,9 @@ static const struct command {
 };
 
 /* In OPT_* bit order. */
-static const char *const opt_names[] = { "--variant", "--name", "--object", "--json" };
+static const char *const opt_names[] = {
+	"--variant", "--name", "--object", "--json", "--trace",
+};
 
 /* Everything argp cannot know: which command, its operands, its options. */
 static const struct command *parse_command(void)

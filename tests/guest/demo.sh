@@ -8,11 +8,11 @@ set -uo pipefail
 : > "$RESULTS"
 modules_up
 if has_struct_ops_links; then
-	echo "# bpftool struct_ops register bic.bpf.o /sys/fs/bpf/demo"
+	echo "# bpftool struct_ops register trace/bic.bpf.o /sys/fs/bpf/demo (traced for bictrace)"
 else
-	echo "# bpftool struct_ops register nolink/bic.bpf.o ($NO_LINK_WHY)"
+	echo "# bpftool struct_ops register trace/nolink/bic.bpf.o ($NO_LINK_WHY; traced for bictrace)"
 fi
-check "bpf_bic registered" ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/demo
+check "bpf_bic registered" ca_register "$BIC_DIR/bpf/trace/bic.bpf.o" /sys/fs/bpf/demo
 echo "# available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
 
 net_up 1mbit 50 30

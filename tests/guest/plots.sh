@@ -15,8 +15,8 @@ set -uo pipefail
 : > "$RESULTS"
 modules_up
 modprobe tcp_bic
-ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/plots/fixed
-ca_register "$BIC_DIR/bpf/bic_2611.bpf.o" /sys/fs/bpf/plots/2611
+ca_register "$BIC_DIR/bpf/trace/bic.bpf.o" /sys/fs/bpf/plots/fixed
+ca_register "$BIC_DIR/bpf/trace/bic_2611.bpf.o" /sys/fs/bpf/plots/2611
 printf 'scenario\tca\tsecs\tbps\tlimit\tpath\n' > /out/runs.tsv
 
 # run SCENARIO CA SECS QUEUE [NETEM ARGS]

@@ -6,7 +6,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 modules_up
-ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/t20
+ca_register "$BIC_DIR/bpf/trace/bic.bpf.o" /sys/fs/bpf/t20
 net_up 1mbit 50 30
 
 check "iperf3 -C bpf_bic flow completes" flow_run bpf_bic 20 t20

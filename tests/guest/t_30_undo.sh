@@ -8,8 +8,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 modules_up
-ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/t30/fixed
-ca_register "$BIC_DIR/bpf/bic_2611.bpf.o" /sys/fs/bpf/t30/2611
+ca_register "$BIC_DIR/bpf/trace/bic.bpf.o" /sys/fs/bpf/t30/fixed
+ca_register "$BIC_DIR/bpf/trace/bic_2611.bpf.o" /sys/fs/bpf/t30/2611
 
 # undo_run CA TAG: a flow over a path that reorders 2% of the packets.
 undo_run() {

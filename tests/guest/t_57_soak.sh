@@ -352,7 +352,7 @@ cpu_busy() {
 }
 
 # --- ring buffer full -----------------------------------------------------
-check "register bpf_bic" ccctl register
+check "register bpf_bic, traced" ccctl register --trace
 bss=$(bss_map_id bic)
 net_up "$RING_RATE" "$DELAY" "$RING_QUEUE"
 route_up

@@ -35,7 +35,7 @@ T60_REFS="bic_ref bic"
 # shellcheck source=/dev/null
 [ -r "$BIC_DIR/suite.conf" ] && . "$BIC_DIR/suite.conf"
 read -ra refs <<<"$T60_REFS"
-ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/t60
+ca_register "$BIC_DIR/bpf/trace/bic.bpf.o" /sys/fs/bpf/t60
 
 declare -A bps losses ratio nbig
 rm -f /tmp/t60-*
