@@ -35,8 +35,10 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bic_event.h"
+#include "ccctl.h"
 #include "features.h"
 #include "names.h"
+#include "netns.h"
 #include "bic.skel.h"
 #include "bic_2611.skel.h"
 #include "migrate.skel.h"
@@ -172,7 +174,7 @@ static int verbose_print(enum libbpf_print_level level, const char *fmt, va_list
 }
 
 /* Print "ccctl: MESSAGE[: ERROR]" and return a negative error for the caller to pass up. */
-static int fail(int err, const char *fmt, ...)
+int fail(int err, const char *fmt, ...)
 {
 	char buf[128];
 	va_list ap;
@@ -614,130 +616,6 @@ static void ca_close(struct ca_obj *ca)
 	bic__destroy(ca->fixed);
 	bic_2611__destroy(ca->legacy);
 	bpf_object__close(ca->file);
-}
-
-/* --- TCP iterators, in every network namespace ----------------------------- */
-
-struct netns_walk {
-	int (*fn)(void *ctx, const char *netns);
-	void *ctx;
-	int self;		/* our own namespace, to come back to */
-	ino_t *seen;
-	int nr_seen;
-};
-
-static int visit_netns(struct netns_walk *w, const char *path)
-{
-	struct stat st;
-	ino_t *seen;
-	int fd, err, i;
-
-	/* A process may exit between readdir() and here; its namespace with it. */
-	if (stat(path, &st))
-		return 0;
-	for (i = 0; i < w->nr_seen; i++)
-		if (w->seen[i] == st.st_ino)
-			return 0;
-	seen = realloc(w->seen, (w->nr_seen + 1) * sizeof(*seen));
-	if (!seen)
-		return fail(-ENOMEM, "cannot walk network namespaces");
-	w->seen = seen;
-	w->seen[w->nr_seen++] = st.st_ino;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	err = setns(fd, CLONE_NEWNET);
-	close(fd);
-	if (err)
-		return fail(-errno, "cannot enter network namespace %s", path);
-
-	err = w->fn(w->ctx, path);
-	if (setns(w->self, CLONE_NEWNET))
-		err = fail(-errno, "cannot return to ccctl's network namespace");
-	return err;
-}
-
-static int visit_dir(struct netns_walk *w, const char *dir, const char *fmt)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	int err = 0;
-	DIR *d;
-
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while (!err && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (!strcmp(dir, "/proc") && !strchr("0123456789", de->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), fmt, dir, de->d_name);
-		err = visit_netns(w, path);
-	}
-	closedir(d);
-	return err;
-}
-
-/*
- * A TCP iterator sees the sockets of one network namespace, the one it was
- * created in, while an algorithm serves them all: run fn in every namespace
- * a process or an "ip netns" bind mount keeps alive.
- */
-static int for_each_netns(int (*fn)(void *ctx, const char *netns), void *ctx)
-{
-	struct netns_walk w = { .fn = fn, .ctx = ctx };
-	int err;
-
-	w.self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (w.self < 0)
-		return fail(-errno, "cannot open /proc/self/ns/net");
-
-	err = visit_netns(&w, "/proc/self/ns/net");
-	if (!err)
-		err = visit_dir(&w, "/proc", "%s/%s/ns/net");
-	if (!err)
-		err = visit_dir(&w, "/run/netns", "%s/%s");
-
-	free(w.seen);
-	close(w.self);
-	return err;
-}
-
-struct iter_run {
-	struct bpf_link *link;
-	void (*record)(const char *ca, void *ctx);	/* per dump_ca record */
-	void *ctx;
-};
-
-static int run_iter(void *ctx, const char *netns __attribute__((unused)))
-{
-	struct iter_run *run = ctx;
-	char buf[64 * CA_NAME_MAX];
-	size_t have = 0, off;
-	int fd, err = 0;
-	ssize_t n;
-
-	fd = bpf_iter_create(bpf_link__fd(run->link));
-	if (fd < 0)
-		return fail(fd, "cannot start a TCP iterator");
-
-	/* Records are fixed size, but a read may still end inside one. */
-	while ((n = read(fd, buf + have, sizeof(buf) - have)) > 0) {
-		have += n;
-		for (off = 0; off + CA_NAME_MAX <= have; off += CA_NAME_MAX) {
-			buf[off + CA_NAME_MAX - 1] = '\0';
-			if (run->record)
-				run->record(buf + off, run->ctx);
-		}
-		have -= off;
-		memmove(buf, buf + off, have);
-	}
-	if (n < 0)
-		err = fail(-errno, "TCP iterator failed");
-	close(fd);
-	return err;
 }
 
 /* --- commands ---------------------------------------------------------------- */
