@@ -38,6 +38,17 @@
 #define BIC_TRACE 0
 #endif
 
+/*
+ * An experiment for make bench, never registered otherwise: the delayed-ACK
+ * estimate updated from cong_avoid, so that an ACK enters BPF once instead
+ * of twice.  The drill scripts show it is not the kernel's BIC (the kernel
+ * calls pkts_acked on ACKs cong_avoid never sees, and before the ACK can
+ * move the socket out of recovery).
+ */
+#ifndef BIC_ONE_ENTRY
+#define BIC_ONE_ENTRY 0
+#endif
+
 /* tcp_congestion_ops.name is char[TCP_CA_NAME_MAX], NUL included. */
 _Static_assert(sizeof(BIC_CA_NAME) <= 16, "BIC_CA_NAME too long");
 
@@ -126,6 +137,8 @@ void BPF_PROG(bpf_bic_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 	struct bic_priv *p = inet_csk_ca(sk);
 	__u32 cwnd;
 
+	if (BIC_ONE_ENTRY && inet_csk_ca_state(sk) == TCP_CA_Open)
+		bic_acked(&p->bic, acked);
 	if (!tcp_is_cwnd_limited(sk))
 		return;
 
@@ -196,6 +209,7 @@ __u32 BPF_PROG(bpf_bic_undo_cwnd, struct sock *sk)
 	return ret;
 }
 
+#if !BIC_ONE_ENTRY
 SEC("struct_ops")
 void BPF_PROG(bpf_bic_pkts_acked, struct sock *sk, const struct ack_sample *sample)
 {
@@ -207,6 +221,7 @@ void BPF_PROG(bpf_bic_pkts_acked, struct sock *sk, const struct ack_sample *samp
 
 	bic_acked(&p->bic, sample->pkts_acked);
 }
+#endif
 
 /*
  * Since 6.4 a struct_ops map is registered through a link (BPF_F_LINK), which
@@ -224,6 +239,8 @@ struct tcp_congestion_ops bic_ops = {
 	.cong_avoid	= (void *)bpf_bic_cong_avoid,
 	.set_state	= (void *)bpf_bic_set_state,
 	.undo_cwnd	= (void *)bpf_bic_undo_cwnd,
+#if !BIC_ONE_ENTRY
 	.pkts_acked	= (void *)bpf_bic_pkts_acked,
+#endif
 	.name		= BIC_CA_NAME,
 };

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reno as a BPF tcp_congestion_ops, for make bench only: every op is the
+ * kernel's own Reno called as a kfunc, so against the native reno the
+ * difference is what entering BPF costs, one trampoline per op the kernel
+ * calls.  -DRENO_ACKED=1 adds a pkts_acked that does nothing, as a second
+ * entry per ACK (bpf_bic has two: cong_avoid and pkts_acked).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#ifndef RENO_ACKED
+#define RENO_ACKED 0
+#endif
+
+char _license[] SEC("license") = "GPL";
+
+extern __u32 tcp_reno_ssthresh(struct sock *sk) __ksym;
+extern void tcp_reno_cong_avoid(struct sock *sk, __u32 ack, __u32 acked) __ksym;
+extern __u32 tcp_reno_undo_cwnd(struct sock *sk) __ksym;
+
+SEC("struct_ops")
+__u32 BPF_PROG(bpf_reno_ssthresh, struct sock *sk)
+{
+	return tcp_reno_ssthresh(sk);
+}
+
+SEC("struct_ops")
+void BPF_PROG(bpf_reno_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
+{
+	tcp_reno_cong_avoid(sk, ack, acked);
+}
+
+SEC("struct_ops")
+__u32 BPF_PROG(bpf_reno_undo_cwnd, struct sock *sk)
+{
+	return tcp_reno_undo_cwnd(sk);
+}
+
+#if RENO_ACKED
+SEC("struct_ops")
+void BPF_PROG(bpf_reno_pkts_acked, struct sock *sk, const struct ack_sample *sample)
+{
+}
+#endif
+
+SEC(".struct_ops.link")
+struct tcp_congestion_ops reno_ops = {
+	.ssthresh	= (void *)bpf_reno_ssthresh,
+	.cong_avoid	= (void *)bpf_reno_cong_avoid,
+	.undo_cwnd	= (void *)bpf_reno_undo_cwnd,
+#if RENO_ACKED
+	.pkts_acked	= (void *)bpf_reno_pkts_acked,
+	.name		= "bpf_reno_acked",
+#else
+	.name		= "bpf_reno",
+#endif
+};

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcpblast: one TCP connection that carries a fixed number of bytes as fast
+ * as the machine allows, timed in nanoseconds, for the per-ACK cost
+ * benchmark (make bench).
+ *
+ *   tcpblast sink ADDR PORT
+ *	accept one connection, read it to its end, close, exit
+ *   tcpblast send ADDR PORT BYTES CA
+ *	connect with TCP_CONGESTION set to CA, write BYTES, shut down the
+ *	sending side and wait for the peer's close; then print one line:
+ *	"ns N segs_in N segs_out N bytes_acked N retrans N ca NAME"
+ *
+ * The time runs on CLOCK_MONOTONIC from before connect() to the peer's
+ * close, which comes only once every byte has been read and acknowledged.
+ * segs_in is the number of segments the sender took in (TCP_INFO): on a
+ * bulk transfer, its ACKs.  Errors are one line on stderr and exit 1.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <linux/tcp.h>	/* the tcp_info of today, not glibc's */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CHUNK	(64 * 1024)
+
+static char buf[CHUNK];
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tcpblast: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static struct sockaddr_in parse_addr(const char *addr, const char *port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	char *end;
+	long p;
+
+	p = strtol(port, &end, 10);
+	if (*end || p <= 0 || p > 65535)
+		die("bad port '%s'", port);
+	sin.sin_port = htons(p);
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
+		die("bad IPv4 address '%s'", addr);
+	return sin;
+}
+
+static unsigned long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int sink(struct sockaddr_in sin)
+{
+	int lfd, fd, one = 1;
+	ssize_t n;
+
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0)
+		die("socket: %s", strerror(errno));
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) || listen(lfd, 1))
+		die("listen: %s", strerror(errno));
+	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		die("accept: %s", strerror(errno));
+	close(lfd);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		;
+	if (n < 0)
+		die("read: %s", strerror(errno));
+	close(fd);
+	return 0;
+}
+
+static int send_bytes(struct sockaddr_in sin, const char *bytes, const char *ca)
+{
+	unsigned long long left, t0, t1;
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	char *end;
+	ssize_t n;
+	int fd;
+
+	left = strtoull(bytes, &end, 10);
+	if (*end || !left)
+		die("bad byte count '%s'", bytes);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		die("socket: %s", strerror(errno));
+	if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, ca, strlen(ca)))
+		die("TCP_CONGESTION %s: %s", ca, strerror(errno));
+
+	t0 = mono_ns();
+	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
+		die("connect: %s", strerror(errno));
+	while (left) {
+		n = write(fd, buf, left < sizeof(buf) ? left : sizeof(buf));
+		if (n < 0)
+			die("write: %s", strerror(errno));
+		left -= n;
+	}
+	if (shutdown(fd, SHUT_WR))
+		die("shutdown: %s", strerror(errno));
+	n = read(fd, buf, sizeof(buf));
+	if (n)
+		die("peer %s instead of closing", n < 0 ? strerror(errno) : "sent data");
+	t1 = mono_ns();
+
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+		die("TCP_INFO: %s", strerror(errno));
+	printf("ns %llu segs_in %u segs_out %u bytes_acked %llu retrans %u ca %s\n",
+	       t1 - t0, ti.tcpi_segs_in, ti.tcpi_segs_out,
+	       (unsigned long long)ti.tcpi_bytes_acked, ti.tcpi_total_retrans, ca);
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "sink"))
+		return sink(parse_addr(argv[2], argv[3]));
+	if (argc == 6 && !strcmp(argv[1], "send"))
+		return send_bytes(parse_addr(argv[2], argv[3]), argv[4], argv[5]);
+	die("usage: tcpblast sink ADDR PORT | tcpblast send ADDR PORT BYTES CA");
+	return 1;
+}
