@@ -61,7 +61,7 @@ SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/migr
 UNIT_TESTS	:= $(BUILD)/tests/test_bic_math $(BUILD)/tests/test_names
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
 GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/loader/ccctl-faults \
-		   $(BUILD)/drill/ackdrill $(BUILD)/tests/tcphold
+		   $(BUILD)/drill/ackdrill $(BUILD)/tests/tcphold $(BUILD)/tests/runstat
 DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
@@ -287,6 +287,11 @@ $(BUILD)/loader/bictrace: $(BUILD)/loader/bictrace.o
 
 # tcphold: idle connections on a chosen algorithm (t_58)
 $(BUILD)/tests/tcphold: tests/tools/tcphold.c | $(STAMP_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $< -o $@
+
+# runstat: a command's time, CPU, peak RSS and cgroup memory peak (scale.sh)
+$(BUILD)/tests/runstat: tests/tools/runstat.c | $(STAMP_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $< -o $@
 
