@@ -33,8 +33,8 @@ esac
 
 # stats: per command and N, over the repetitions: sockets, then median, min
 # and max of wall time, medians of user and system CPU (all in us), the
-# median peak RSS, the median and largest cgroup memory peak (KiB), and the
-# repetitions.
+# median peak RSS, the median, smallest and largest cgroup memory peak (KiB),
+# and the repetitions.
 stats() {
 	awk -F'\t' 'NR > 1 {
 		k = $2 "\t" $1
@@ -56,10 +56,10 @@ stats() {
 		for (j = 1; j <= nk; j++) {
 			k = order[j]; n = cnt[k]
 			mu = median(u, k, n); ms = median(s, k, n); mr = median(r, k, n)
-			mp = median(p, k, n); pmax = hi
+			mp = median(p, k, n); pmin = lo; pmax = hi
 			mw = median(w, k, n)
-			printf "%s\t%s\t%.0f\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%s\t%d\n", k, sock[k], \
-				mw, lo, hi, mu, ms, mr, mp, pmax, n
+			printf "%s\t%s\t%.0f\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%s\t%s\t%d\n", k, sock[k], \
+				mw, lo, hi, mu, ms, mr, mp, pmin, pmax, n
 		}
 	}' "$tsv"
 }
@@ -109,7 +109,7 @@ mib() { awk -v x="$1" 'BEGIN { if (x == "-") print "-"; else printf "%.1f", x / 
 insn() { awk -v x="$1" -v n="$ns_per_insn" 'BEGIN { printf "%.0f", x * 1000 / n }'; }
 
 section() {
-	local c n med lo hi u sy rss peak pmax a b r prev="" clock="host time"
+	local c n med lo hi u sy rss peak pmin pmax a b r prev="" clock="host time"
 	local counts
 	counts=$(stats | cut -f2 | sort -nu | paste -sd, | sed 's/,/, /g')
 	[ -n "$ns_per_insn" ] &&
@@ -128,22 +128,27 @@ section() {
 	echo "and the exit are in it; CPU and peak RSS come from wait4(); the memory"
 	echo "peak is the memory.peak of a cgroup v2 the command ran alone in, which"
 	echo "holds its user pages and the kernel memory charged to it (BPF programs and"
-	echo "maps among it).  Every migrate said it moved 2N + 1 sockets, every list"
-	echo "counted 2N + 1 on bpf_bic, and after the first migrate at each N ss in every"
-	echo "namespace showed all 2N + 1 on the target and none left behind."
+	echo "maps among it).  The run checked that every migrate said it moved 2N + 1"
+	echo "sockets, every list counted 2N + 1 on bpf_bic, and after the first migrate"
+	echo "at each N ss in every namespace showed all 2N + 1 on the target and none left"
+	if [ "${meta[checks_failed]:-?}" = 0 ]; then
+		echo "behind: all held."
+	else
+		echo "behind: **${meta[checks_failed]:-an unknown number of} checks failed** (the guest log says which)."
+	fi
 	echo
-	echo "| command | N | sockets | time ms, median (min-max) | user CPU ms | system CPU ms | peak RSS MiB | memory peak MiB, median (max) |"
+	echo "| command | N | sockets | time ms, median (min-max) | user CPU ms | system CPU ms | peak RSS MiB | memory peak MiB, median (min-max) |"
 	echo "|---|---|---|---|---|---|---|---|"
-	while IFS=$'\t' read -r c n _ med lo hi u sy rss peak pmax _; do
+	while IFS=$'\t' read -r c n _ med lo hi u sy rss peak pmin pmax _; do
 		if [ "$c" = "$prev" ]; then
 			printf '| |'
 		else
 			printf '| %s |' "$(label "$c")"
 		fi
 		prev=$c
-		printf ' %s | %s | %s (%s-%s) | %s | %s | %s | %s (%s) |\n' "$n" "$((2 * n + 1))" \
+		printf ' %s | %s | %s (%s-%s) | %s | %s | %s | %s (%s-%s) |\n' "$n" "$((2 * n + 1))" \
 			"$(ms "$med")" "$(ms "$lo")" "$(ms "$hi")" "$(ms "$u")" "$(ms "$sy")" \
-			"$(mib "$rss")" "$(mib "$peak")" "$(mib "$pmax")"
+			"$(mib "$rss")" "$(mib "$peak")" "$(mib "$pmin")" "$(mib "$pmax")"
 	done < <(stats)
 	echo
 	echo "A straight line through each command's medians, time = fixed + sockets x"
@@ -196,16 +201,19 @@ bounds() {
 	echo "- Every command starts alike: exec, then libbpf reads the kernel's BTF"
 	echo "  (/sys/kernel/btf/vmlinux, $(mib "$(( ${meta[btf_bytes]:-0} / 1024 ))") MiB here) whole and indexes it, a"
 	echo "  large part of every command's peak RSS and memory peak, neither of which"
-	echo "  grows with N.  \`features\` is that start and ccctl's probes of the"
+	echo "  grows with N.  The memory peak is about 10 MiB, and 2 MiB more in some"
+	echo "  runs of every command at every N, \`features\` included: a step of the"
+	echo "  allocator, probably one transparent huge page (THP is always on in this"
+	echo "  kernel), not of N.  \`features\` is that start and ccctl's probes of the"
 	echo "  kernel (a struct_ops map created and dropped), about $(ms "$(get features 2)") ms"
 	echo "  ($(sys_share features)% of it system CPU); no figure below gets under it."
 	echo "- \`migrate\` (fixed $(ms "$(get migrate 2)") ms) skips the probes but opens its"
 	echo "  skeleton, loads and verifies the TCP iterator (bpf/migrate.bpf.c) and runs"
 	echo "  it in every network namespace (${meta[netns_$nmax]:-?} here: the initial one and the"
 	echo "  test's two), each run walking all ${meta[tcp_ehash]:-?} buckets of the established hash"
-	echo "  table they share.  Per socket it adds $(get migrate 3) us ($(insn "$(get migrate 3)") instructions), of"
-	echo "  which $(growth migrate 8) us system and $(growth migrate 7) us user CPU: all in the kernel, where"
-	echo "  the iterator batches each bucket, takes every socket's lock, reads its"
+	echo "  table they share.  Per socket it adds $(get migrate 3) us ($(insn "$(get migrate 3)") instructions), as"
+	echo "  system CPU ($(growth migrate 8) us a socket; user CPU does not grow): in the kernel,"
+	echo "  where the iterator batches each bucket, takes every socket's lock, reads its"
 	echo "  algorithm's name, and bpf_setsockopt(TCP_CONGESTION) drops the old"
 	echo "  algorithm's reference and runs the new one's init.  The medians lie within"
 	echo "  $(ms "$(get migrate 4)") ms of the line: linear in the sockets, nothing else grows."
@@ -216,7 +224,7 @@ bounds() {
 	echo "  its RSS stays flat.  \`--json\` only prints differently."
 	echo "- \`swap\` ($(ms "$(get swap 2)") ms) runs the probes, has libbpf read the BTF a second"
 	echo "  time, loads and verifies the struct_ops object (${meta[reg_progs]:-?} programs,"
-	echo "  ${meta[reg_verified_insns]:-?} instructions verified in all, as registering took), gives the"
+	echo "  ${meta[reg_insns]:-?} BPF instructions after verification), gives the"
 	echo "  new map its value and moves the link over (BPF_LINK_UPDATE).  It touches no"
 	echo "  socket, so it does not grow with N: the fit's $(get swap 3) us a socket (medians"
 	echo "  within $(ms "$(get swap 4)") ms of the line) is the repetitions' spread, not a slope."

@@ -56,14 +56,20 @@ ca_count() {
 }
 
 # ca_sockets CA: what ss shows on CA (state, local and peer address) in
-# the test's namespaces, for the log.
+# the test's namespaces, for the log, and whether /proc/net/tcp, which walks
+# the same hash tables without the BPF iterator's batches, lists it too.
 ca_sockets() {
-	local ns
+	local ns state laddr peer hex
 	for ns in "$SND" "$RCV"; do
-		ip netns exec "$ns" ss -taniH | awk -v ca="$1" -v ns="$ns" '
+		ip netns exec "$ns" ss -taniH | awk -v ca="$1" '
 			/^[^ \t]/ { s = $1 " " $4 " " $5; next }
-			{ for (i = 1; i <= NF; i++) if ($i == ca) print "# on " ca " in " ns ": " s }' |
-			head -n 5
+			{ for (i = 1; i <= NF; i++) if ($i == ca) print s }' | head -n 5 |
+		while read -r state laddr peer; do
+			hex=$(printf ':%04X' "${laddr##*:}")
+			echo "# on $1 in $ns: $state $laddr $peer;" \
+				"/proc/net/tcp lines with local port $hex:" \
+				"$(ip netns exec "$ns" grep -c "^ *[0-9]*: [0-9A-F]*$hex " /proc/net/tcp)"
+		done
 	done
 }
 
@@ -134,8 +140,8 @@ check "register $FROM" ccctl register
 # doubles for as long as a socket keeps the old one
 meta reg_memlock_kb $(($(memlock_kb) - m0))
 meta reg_progs "$(bpftool -j prog show | jq '[.[] | select(.type == "struct_ops")] | length')"
-meta reg_verified_insns "$(bpftool -j prog show |
-	jq '[.[] | select(.type == "struct_ops") | .verified_insns // 0] | add // 0')"
+meta reg_insns "$(bpftool -j prog show |
+	jq '[.[] | select(.type == "struct_ops") | .bytes_xlated // 0] | add // 0 | . / 8')"
 check "register $TO" ccctl register --variant 2611
 net_up 1gbit 0 1000
 in_snd tc qdisc del dev veth-s root
@@ -214,4 +220,5 @@ ccctl unregister "$TO" >/dev/null
 ccctl unregister "$FROM" >/dev/null
 check "no kernel warnings" dmesg_clean
 meta guest_us "$(us_since "$start")"
+meta checks_failed "$(grep -c '^fail$' "$RESULTS")"
 summary
