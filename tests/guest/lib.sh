@@ -175,6 +175,9 @@ dmesg_clean() {
 	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace|INFO:' >&2
 }
 
+# no_pins: ccctl has nothing pinned (its directory may stay, empty).
+no_pins() { [ -z "$(find /sys/fs/bpf/ccctl -mindepth 1 2>/dev/null)" ]; }
+
 # What a refused ccctl command must not change: struct_ops maps, links,
 # ccctl's pins, the kernel's list of algorithms.  (A map's id goes the
 # moment its last reference does, so a dead process's maps are gone here.)

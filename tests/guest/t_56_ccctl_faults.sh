@@ -33,7 +33,6 @@ modules_up
 not() { ! "$@"; }
 nr_maps() { bpftool struct_ops list | wc -l; }
 maps_are() { [ "$(nr_maps)" -eq "$1" ]; }
-no_pins() { [ -z "$(find "$pins" -mindepth 1 2>/dev/null)" ]; }
 listed() { ccctl status bpf_bic >/dev/null 2>&1; }
 # The kernel and ccctl agree about bpf_bic.
 agree() {

@@ -618,15 +618,7 @@ agree() {
 }
 
 # settled: agree now, or within 10 s (frees and resets that are under way).
-settled() {
-	agree && return 0
-	local end=$((SECONDS + 10))
-	while [ "$SECONDS" -lt "$end" ]; do
-		sleep 0.3
-		agree && return 0
-	done
-	return 1
-}
+settled() { wait_for 10 agree; }
 
 # --- clean state, replay, shrink ---------------------------------------------------
 reset_state() {
@@ -823,6 +815,5 @@ kill "$lis_ns" "$lis_lo" 2>/dev/null
 wait 2>/dev/null
 net_down
 check "no struct_ops map left" wait_for 30 no_output bpftool struct_ops list
-no_pins() { [ -z "$(find "$pins" -mindepth 1 2>/dev/null)" ]; }
 check "no pin left" no_pins
 check "dmesg has no warning" dmesg_clean
