@@ -300,7 +300,7 @@ $(BUILD)/loader/bictrace: $(BUILD)/loader/bictrace.o
 # fixed number of bytes timed in ns (make bench); runstat: a command's time,
 # CPU, peak RSS and cgroup memory peak (scale.sh)
 $(BUILD)/tests/tcphold $(BUILD)/tests/tcpblast $(BUILD)/tests/runstat: $(BUILD)/tests/%: \
-		tests/tools/%.c | $(STAMP_DEPS)
+		tests/tools/%.c tests/tools/tool.h | $(STAMP_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $< -o $@
 

@@ -34,18 +34,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static int die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("runstat: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
+#include "tool.h"
 
 static long long now_us(void)
 {

@@ -28,37 +28,11 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "tool.h"
 
 #define CHUNK	(64 * 1024)
 
 static char buf[CHUNK];
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("tcpblast: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static struct sockaddr_in parse_addr(const char *addr, const char *port)
-{
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-	char *end;
-	long p;
-
-	p = strtol(port, &end, 10);
-	if (*end || p <= 0 || p > 65535)
-		die("bad port '%s'", port);
-	sin.sin_port = htons(p);
-	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
-		die("bad IPv4 address '%s'", addr);
-	return sin;
-}
 
 static unsigned long long mono_ns(void)
 {

@@ -35,6 +35,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "tool.h"
 
 #define SPARE_FDS	16	/* stdio, the epoll and listening sockets, libc */
 #define EVENTS		64
@@ -44,33 +45,6 @@ static volatile sig_atomic_t stop;
 static void on_signal(int sig)
 {
 	stop = sig;
-}
-
-static int die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("tcphold: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static struct sockaddr_in parse_addr(const char *addr, const char *port)
-{
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-	char *end;
-	long p;
-
-	p = strtol(port, &end, 10);
-	if (*end || p <= 0 || p > 65535)
-		die("bad port '%s'", port);
-	sin.sin_port = htons(p);
-	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
-		die("bad IPv4 address '%s'", addr);
-	return sin;
 }
 
 /* Raise the soft descriptor limit to want (RLIM_INFINITY: the hard limit). */

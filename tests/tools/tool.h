@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the guest test tools share: a failure is one line on stderr, headed
+ * by the tool's name, and exit 1; an IPv4 address and port from argv.
+ */
+#ifndef __TOOL_H
+#define __TOOL_H
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+extern char *program_invocation_short_name;
+
+static __attribute__((noreturn, format(printf, 1, 2), unused))
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", program_invocation_short_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static __attribute__((unused))
+struct sockaddr_in parse_addr(const char *addr, const char *port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	char *end;
+	long p;
+
+	p = strtol(port, &end, 10);
+	if (*end || p <= 0 || p > 65535)
+		die("bad port '%s'", port);
+	sin.sin_port = htons(p);
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
+		die("bad IPv4 address '%s'", addr);
+	return sin;
+}
+
+#endif /* __TOOL_H */
