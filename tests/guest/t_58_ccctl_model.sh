@@ -307,15 +307,21 @@ outcome() {
 	return 1
 }
 
-op_reg() {
-	local form=$1 tok=$2 args name
-	read -ra args <<< "${FORM_ARGS[$form]}"
-	if [ "$tok" = - ]; then
-		name=${FORM_NAME[$form]:-}
+# load_args FORM TOK: in ARGS, ccctl's arguments that load FORM under the
+# name TOK stands for ("-": the object's own name), and that name in LOADNAME.
+load_args() {
+	read -ra ARGS <<< "${FORM_ARGS[$1]}"
+	if [ "$2" = - ]; then
+		LOADNAME=${FORM_NAME[$1]:-}
 	else
-		name_of "$tok"; name=$NAME
-		args+=(--name "$name")
+		name_of "$2"; LOADNAME=$NAME
+		ARGS+=(--name "$LOADNAME")
 	fi
+}
+
+op_reg() {
+	local form=$1 tok=$2 name
+	load_args "$form" "$tok"; name=$LOADNAME
 	EXPECT=refused
 	if [ "$tok" != - ] && is_bad "$tok"; then :
 	elif [ -z "$name" ]; then :		# an object without a usable name
@@ -323,7 +329,7 @@ op_reg() {
 	elif available "$name"; then :
 	else EXPECT=ok; WANT_OUT="registered $name: map *"
 	fi
-	cc register "${args[@]}"
+	cc register "${ARGS[@]}"
 	outcome || return 1
 	[ "$EXPECT" = ok ] || return 0
 	local id=${OUT#*: map } link=0
@@ -349,22 +355,16 @@ op_unreg() {
 }
 
 op_swap() {
-	local tok=$1 form=$2 ntok=$3 args name new
+	local tok=$1 form=$2 ntok=$3 name new
 	name_of "$tok"; name=$NAME
-	read -ra args <<< "${FORM_ARGS[$form]}"
-	if [ "$ntok" = - ]; then
-		new=${FORM_NAME[$form]:-}
-	else
-		name_of "$ntok"; new=$NAME
-		args+=(--name "$new")
-	fi
+	load_args "$form" "$ntok"; new=$LOADNAME
 	EXPECT=refused
 	if is_bad "$tok" || { [ "$ntok" != - ] && is_bad "$ntok"; }; then :
 	elif ! $links || [ -z "${reg[$name]+x}" ]; then :
 	elif [ "$form" = objbad ] || [ "$form" = objnone ] || [ "$new" != "$name" ]; then :
 	else EXPECT=ok; WANT_OUT="swapped $name: map ${inst_map[${reg[$name]}]} -> * link ${reg_link[$name]}"
 	fi
-	cc swap "$name" "${args[@]}"
+	cc swap "$name" "${ARGS[@]}"
 	outcome || return 1
 	[ "$EXPECT" = ok ] || return 0
 	local id=${OUT#* -> }
