@@ -12,17 +12,70 @@ die() { echo "bench-report: $*" >&2; exit 1; }
 
 { [ $# -ge 2 ] && [ $# -le 3 ]; } || die "usage: bench-report.sh DATA_DIR OUT.md [ICOUNT]"
 data=$1 out=$2 icount=${3:-}
-compgen -G "$data/bench-*.tsv" >/dev/null || die "no $data/bench-*.tsv: did the guest run tests/bench.sh?"
+tsvs=$(find "$data" -name 'bench-*.tsv' | sort)
+[ -n "$tsvs" ] || die "no bench-*.tsv below $data: did the guest run tests/bench.sh?"
 mkdir -p "$(dirname "$out")"
 
+# v[TEST|CA|METRIC]: each value as the guest wrote it (the matrix's boots
+# each add their own guest time); a matrix test is SCENARIO@RUN.
 declare -A v
 while IFS=$'\t' read -r test ca metric value; do
+	if [ "$metric" = guest_secs ] && [ -n "${v[$test|$ca|$metric]:-}" ]; then
+		value=$((v[$test|$ca|$metric] + value))
+	fi
 	v[$test|$ca|$metric]=$value
-done < <(awk 'FNR > 1' "$data"/bench-*.tsv)
+done < <(for f in $tsvs; do awk 'FNR > 1' "$f"; done)
+v[all|matrix|boots]=$(grep -c 'bench-matrix\.tsv$' <<<"$tsvs" || true)
+
+# m[SCENARIO|CA|METRIC]: "median min max n" over the runs, and for t90 the
+# runs that never reached 90% in m[...|t90_none]; busy is cpu_s / wall_s,
+# rttratio the 20 ms flow's goodput over the 100 ms one's.
+declare -A m
+while IFS=$'\t' read -r key stats; do
+	m[$key]=$stats
+done < <(for k in "${!v[@]}"; do
+		case $k in
+		*@*) printf '%s\t%s\n' "$k" "${v[$k]}" ;;
+		esac
+	done | awk -F'\t' '
+	{
+		split($1, f, "|"); sc = f[1]; sub(/@.*/, "", sc)
+		run = f[1]; sub(/^[^@]*@/, "", run)
+		key = sc "|" f[2]; val[key, run, f[3]] = $2; keys[key] = 1; runs[key, run] = 1
+	}
+	function add(k, x) { n[k]++; a[k, n[k]] = x }
+	END {
+		for (kr in runs) {
+			split(kr, p, SUBSEP); k = p[1]; r = p[2]
+			if ((k, r, "util") in val) add(k "|util", val[k, r, "util"])
+			if ((k, r, "bps") in val) add(k "|bps", val[k, r, "bps"])
+			if ((k, r, "jain") in val) add(k "|jain", val[k, r, "jain"])
+			if ((k, r, "wall_s") in val && val[k, r, "wall_s"] > 0)
+				add(k "|busy", val[k, r, "cpu_s"] / val[k, r, "wall_s"])
+			if ((k, r, "t90") in val) {
+				t = val[k, r, "t90"]; gsub(/"/, "", t)
+				if (t ~ /^[0-9.]+$/) add(k "|t90", t); else none[k "|t90_none"]++
+			}
+			if ((k, r, "flows_bps") in val) {
+				nf = split(val[k, r, "flows_bps"], b, "/")
+				if (nf == 2 && b[2] > 0) add(k "|rttratio", b[1] / b[2])
+			}
+		}
+		for (k in n) {
+			for (i = 1; i <= n[k]; i++)
+				for (j = i + 1; j <= n[k]; j++)
+					if (a[k, j] < a[k, i]) { t = a[k, i]; a[k, i] = a[k, j]; a[k, j] = t }
+			c = n[k]
+			med = c % 2 ? a[k, (c + 1) / 2] : (a[k, c / 2] + a[k, c / 2 + 1]) / 2
+			printf "%s\t%s %s %s %d\n", k, med, a[k, 1], a[k, c], c
+		}
+		for (k in none)
+			printf "%s\t%d\n", k, none[k]
+	}')
 
 algs=()
 for ca in bpf_bic bic_ref cubic reno; do
-	[ -n "${v[util1|$ca|bps]:-}" ] && algs+=("$ca")
+	[ -n "${m[util1|$ca|util]:-}" ] && algs+=("$ca")
 done
 
 # calc EXPR [VAR=VALUE...]: awk arithmetic, printf-formatted by the caller.
@@ -48,51 +101,88 @@ shift=[0-9]*)
 esac
 
 # A run whose guest CPU was (nearly) never idle measured the emulator as
-# much as the algorithm: say how busy it was, and call 90% CPU-bound.
+# much as the algorithm: say how busy it was (median of the runs), and call
+# 90% CPU-bound.
 cpu_note() {
-	local busy=${v[$1|$2|cpu_s]:-} wall=${v[$1|$2|wall_s]:-}
-	[ -n "$busy" ] && [ -n "$wall" ] || return 0
-	calc 'u = w > 0 ? b / w : 0
+	local busy=${m[$1|$2|busy]:-}
+	[ -n "$busy" ] || return 0
+	calc 'u = b + 0
 	      if (u >= 0.9) printf ", CPU-bound: guest CPU %.0f%% busy", 100 * u
-	      else if (u >= 0.5) printf ", guest CPU %.0f%% busy", 100 * u' "b=$busy" "w=$wall"
+	      else if (u >= 0.5) printf ", guest CPU %.0f%% busy", 100 * u' "b=${busy%% *}"
 }
 
-cell() {
-	local test=$1 ca=$2 what=$3 x
-	case $what in
-	util)
-		x=${v[$test|$ca|util]:-}
-		[ -n "$x" ] && echo "$(pct "$x")$(cpu_note "$test" "$ca")" |
-			sed 's/^\([^,]*\), \(.*\)$/\1 (\2)/' ;;
-	t90)
-		x=${v[$test|$ca|t90]:-}
-		case $x in
-		"") ;;
-		none | '"none"') echo "not reached" ;;
-		n/a) echo "n/a (no receiver report)" ;;
-		*) calc 'printf "%.1f s", x' "x=$x" ;;
-		esac ;;
-	goodput)
-		x=${v[$test|$ca|bps]:-}
-		[ -n "$x" ] &&
-			echo "$(mbps "$x") Mbit/s ($(pct "${v[$test|$ca|util]}")$(cpu_note "$test" "$ca"))" ;;
-	jain)
-		x=${v[$test|$ca|jain]:-}
-		[ -n "$x" ] && echo "$x ($(tr '/' '\n' <<< "${v[$test|$ca|flows_bps]}" |
-			while read -r b; do mbps "$b"; done | paste -sd/) Mbit/s)" ;;
-	rttratio)
-		x=${v[$test|$ca|flows_bps]:-}
-		[ -n "$x" ] && calc 'if (l > 0) printf "%.2f", s / l; else printf "inf"' \
-			"s=${x%%/*}" "l=${x##*/}" ;;
+# fmt KIND "MEDIAN MIN MAX N": a median and its range, in KIND's units.
+fmt() {
+	local med min max n
+	read -r med min max n <<<"$2"
+	case $1 in
+	pct) calc 'printf "%.1f%% (%.1f-%.1f)", 100 * a, 100 * b, 100 * c' "a=$med" "b=$min" "c=$max" ;;
+	mbps) calc 'printf "%.2f Mbit/s (%.2f-%.2f)", a / 1e6, b / 1e6, c / 1e6' "a=$med" "b=$min" "c=$max" ;;
+	s) calc 'printf "%.1f s (%.1f-%.1f)", a, b, c' "a=$med" "b=$min" "c=$max" ;;
+	*) calc 'printf "%.3f (%.3f-%.3f)", a, b, c' "a=$med" "b=$min" "c=$max" ;;
 	esac
 }
 
+# metric_of WHAT: the m[] metric a row of that kind compares.
+metric_of() {
+	case $1 in
+	util) echo util ;;
+	goodput) echo bps ;;
+	*) echo "$1" ;;
+	esac
+}
+
+cell() {
+	local sc=$1 ca=$2 what=$3 x none
+	x=${m[$sc|$ca|$(metric_of "$what")]:-}
+	case $what in
+	util)
+		[ -n "$x" ] && echo "$(fmt pct "$x")$(cpu_note "$sc" "$ca")" |
+			sed 's/^\([^,]*\), \(.*\)$/\1, \2/' ;;
+	t90)
+		none=${m[$sc|$ca|t90_none]:-0}
+		if [ -z "$x" ]; then
+			[ "$none" -gt 0 ] && echo "not reached"
+		else
+			echo "$(fmt s "$x")$([ "$none" -gt 0 ] && echo ", not reached in $none")"
+		fi ;;
+	goodput)
+		[ -n "$x" ] && echo "$(fmt mbps "$x")$(cpu_note "$sc" "$ca")" ;;
+	jain | rttratio)
+		[ -n "$x" ] && fmt num "$x" ;;
+	esac
+}
+
+# overlaps SCENARIO WHAT: the pairs of algorithms whose ranges over the
+# runs overlap, i.e. between which these runs show no measurable difference.
+overlaps() {
+	local sc=$1 metric i j a b lo1 hi1 lo2 hi2 list=()
+	metric=$(metric_of "$2")
+	for ((i = 0; i < ${#algs[@]}; i++)); do
+		for ((j = i + 1; j < ${#algs[@]}; j++)); do
+			a=${m[$sc|${algs[i]}|$metric]:-} b=${m[$sc|${algs[j]}|$metric]:-}
+			if [ -z "$a" ] || [ -z "$b" ]; then
+				continue
+			fi
+			read -r _ lo1 hi1 _ <<<"$a"
+			read -r _ lo2 hi2 _ <<<"$b"
+			if calc 'exit !(l1 <= h2 && l2 <= h1)' "l1=$lo1" "h1=$hi1" "l2=$lo2" "h2=$hi2"; then
+				list+=("${algs[i]} ~ ${algs[j]}")
+			fi
+		done
+	done
+	local IFS=,
+	list=("${list[*]:-none}")
+	echo "${list[0]//,/, }"
+}
+
 row() {
-	local scen=$1 metric=$2 test=$3 what=$4 ca line
+	local scen=$1 metric=$2 sc=$3 what=$4 ca line
 	line="| $scen | $metric |"
 	for ca in "${algs[@]}"; do
-		line+=" $(cell "$test" "$ca" "$what" || true) |"
+		line+=" $(cell "$sc" "$ca" "$what" || true) |"
 	done
+	[ "$what" = t90 ] && line+=" |" || line+=" $(overlaps "$sc" "$what") |"
 	echo "$line"
 }
 
@@ -224,35 +314,42 @@ pair_line() {
 matrix_section() {
 	echo "## Scenario matrix"
 	echo
-	echo "Guest: ${v[all|matrix|kernel]:-?} on ${v[all|matrix|cpu]:-?}, 1 vCPU, ${v[all|matrix|guest_secs]:-?} s"
-	echo "of guest time; two network namespaces joined by a veth pair, netem for rate,"
-	echo "delay, queue and loss on the sender's side, iperf3 traffic.  One run per"
-	echo "cell: between bpf_bic and bic_ref, which run the same bic_math.h, the"
-	echo "differences here are run-to-run variance (random loss, start-up timing);"
-	echo "tests/guest/t_60_differential.sh is their controlled comparison."
+	local runs
+	runs=${m[util1|${algs[0]}|util]##* }
+	echo "Guest: ${v[all|matrix|kernel]:-?} on ${v[all|matrix|cpu]:-?}, 1 vCPU; guest clock:"
+	echo "${icount:+QEMU -icount $icount, }${v[all|matrix|guest_secs]:-?} s of guest time in ${v[all|matrix|boots]:-?} boots side by side."
+	echo "Two network namespaces joined by a veth pair, netem for rate, delay, queue"
+	echo "and loss on the sender's side, iperf3 traffic.  Each cell is the median"
+	echo "and, in brackets, the range of $runs runs, the algorithms taking turns"
+	echo "within each run; the last column names the pairs whose ranges overlap,"
+	echo "between which these runs show no measurable difference.  bpf_bic and"
+	echo "bic_ref run the same bic_math.h: what separates them here is run-to-run"
+	echo "variance (random loss, start-up timing); tests/guest/t_60_differential.sh"
+	echo "is their controlled comparison."
 	echo "Utilization is receiver goodput over the netem rate, which counts whole"
-	echo "frames: 1448 bytes of payload in 1514 put the ceiling at 95.6%.  Under QEMU"
-	echo "TCG every packet costs emulated CPU: where the guest CPU was busy the cell"
-	echo "says so, and at 90% or more calls itself CPU-bound."
+	echo "frames: 1448 bytes of payload in 1514 put the ceiling at 95.6%.  Under"
+	echo "-icount the emulated CPU runs at a fixed $(( ${ns_per_insn:+1000 / ns_per_insn} ))M instructions a guest second,"
+	echo "whatever else the host runs, so the runs do not depend on host load;"
+	echo "where that CPU was busy the cell says so, at 90% or more CPU-bound."
 	echo
 	printf '| scenario | metric |'
 	printf ' %s |' "${algs[@]}"
-	echo
+	echo " no measurable difference |"
 	printf '|---|---|'
 	printf -- '---|%.0s' "${algs[@]}"
-	echo
+	echo "---|"
 	row "1 Mbit/s, 100 ms RTT, 30-packet queue, 15 s" "utilization" util1 util
 	row "" "time to 90% utilization (0.5 s bins)" util1 t90
 	row "100 Mbit/s, 100 ms RTT, 830-packet queue (1 BDP), 15 s" "utilization" util100 util
 	row "" "time to 90% utilization (0.5 s bins)" util100 t90
 	row "2 flows, 10 Mbit/s, 100 ms, 150-packet queue, started 2 s apart" \
-		"Jain index over ${v[jain2|${algs[0]}|window]:-?} (per-flow goodput)" jain2 jain
+		"Jain index over ${v[jain2@1|${algs[0]}|window]:-?} (per-flow goodput)" jain2 jain
 	row "4 flows, 10 Mbit/s, 100 ms, 150-packet queue, started 2 s apart" \
-		"Jain index over ${v[jain4|${algs[0]}|window]:-?} (per-flow goodput)" jain4 jain
+		"Jain index over ${v[jain4@1|${algs[0]}|window]:-?} (per-flow goodput)" jain4 jain
 	row "20 ms and 100 ms RTT flows, 10 Mbit/s, started together" \
-		"Jain index over ${v[rtt|${algs[0]}|window]:-?} (20 ms/100 ms goodput)" rtt jain
+		"Jain index over ${v[rtt@1|${algs[0]}|window]:-?} (20 ms/100 ms goodput)" rtt jain
 	row "" "goodput ratio 20 ms / 100 ms flow" rtt rttratio
-	row "1% random loss, 10 Mbit/s, 100 ms RTT, 150-packet queue, 15 s" "goodput (utilization)" loss1 goodput
+	row "1% random loss, 10 Mbit/s, 100 ms RTT, 150-packet queue, 15 s" "goodput" loss1 goodput
 }
 
 cost_section() {

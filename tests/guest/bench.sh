@@ -7,7 +7,9 @@
 # ratios between runs of one boot mean anything.
 #
 # usage: bench.sh [ALGORITHM...]	the scenario matrix
-#				(default: bpf_bic bic_ref cubic reno)
+#				(default: bpf_bic bic_ref cubic reno), once
+#				for each run number in BENCH_RUNS (e.g.
+#				1,3,5; default 1)
 #        bench.sh --cost		the per-ACK cost only
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +22,8 @@ if [ "${1:-}" = --cost ]; then
 elif [ $# -gt 0 ]; then
 	ALGS=("$@")
 fi
+BENCH_RUNS=${BENCH_RUNS:-1}
+BENCH_RUNS=${BENCH_RUNS//,/ }	# "1,3,5" passes through a kernel command line
 COST_ALGS=(bic_ref bpf_bic bpf_bic_tr bpf_bic_1e bic cubic reno bpf_reno bpf_reno_acked)
 COST_ROUNDS=${COST_ROUNDS:-7}
 COST_BYTES=$((24 << 20))
@@ -184,32 +188,37 @@ net_rtt() {
 		match ip src "$RCV_ADDR2/32" flowid 1:2
 }
 
+# matrix: every scenario on every algorithm, once per run of BENCH_RUNS,
+# the algorithms alternating within each run.  A test is named SCENARIO@RUN.
 matrix() {
-	local ca
-	for ca in "${ALGS[@]}"; do
-		net_up 1mbit 50 30
-		check "util 1 Mbit/100 ms: $ca" single util1 "$ca" 15 1000000
-	done
-	for ca in "${ALGS[@]}"; do
-		# a queue of one bandwidth-delay product, ~830 packets
-		net_up 100mbit 50 830
-		check "util 100 Mbit/100 ms: $ca" single util100 "$ca" 15 100000000
-	done
-	for ca in "${ALGS[@]}"; do
-		net_up 10mbit 50 150
-		check "2 flows share 10 Mbit/100 ms: $ca" shared jain2 "$ca" 20 2 "$RCV_ADDR" "$RCV_ADDR"
-		net_up 10mbit 50 150
-		check "4 flows share 10 Mbit/100 ms: $ca" shared jain4 "$ca" 25 2 \
-			"$RCV_ADDR" "$RCV_ADDR" "$RCV_ADDR" "$RCV_ADDR"
-	done
-	for ca in "${ALGS[@]}"; do
-		check "RTT 20 vs 100 ms network: $ca" net_rtt
-		check "20 and 100 ms flows share 10 Mbit: $ca" shared rtt "$ca" 25 0 \
-			"$RCV_ADDR" "$RCV_ADDR2"
-	done
-	for ca in "${ALGS[@]}"; do
-		net_up 10mbit 50 150 loss 1%
-		check "1% loss on 10 Mbit/100 ms: $ca" single loss1 "$ca" 15 10000000
+	local ca r
+	for r in $BENCH_RUNS; do
+		for ca in "${ALGS[@]}"; do
+			net_up 1mbit 50 30
+			check "util 1 Mbit/100 ms, run $r: $ca" single "util1@$r" "$ca" 15 1000000
+		done
+		for ca in "${ALGS[@]}"; do
+			# a queue of one bandwidth-delay product, ~830 packets
+			net_up 100mbit 50 830
+			check "util 100 Mbit/100 ms, run $r: $ca" single "util100@$r" "$ca" 15 100000000
+		done
+		for ca in "${ALGS[@]}"; do
+			net_up 10mbit 50 150
+			check "2 flows share 10 Mbit/100 ms, run $r: $ca" shared "jain2@$r" "$ca" 20 2 \
+				"$RCV_ADDR" "$RCV_ADDR"
+			net_up 10mbit 50 150
+			check "4 flows share 10 Mbit/100 ms, run $r: $ca" shared "jain4@$r" "$ca" 25 2 \
+				"$RCV_ADDR" "$RCV_ADDR" "$RCV_ADDR" "$RCV_ADDR"
+		done
+		for ca in "${ALGS[@]}"; do
+			check "RTT 20 vs 100 ms network, run $r: $ca" net_rtt
+			check "20 and 100 ms flows share 10 Mbit, run $r: $ca" shared "rtt@$r" "$ca" 25 0 \
+				"$RCV_ADDR" "$RCV_ADDR2"
+		done
+		for ca in "${ALGS[@]}"; do
+			net_up 10mbit 50 150 loss 1%
+			check "1% loss on 10 Mbit/100 ms, run $r: $ca" single "loss1@$r" "$ca" 15 10000000
+		done
 	done
 }
 
