@@ -121,28 +121,37 @@ bpf_undos() {
 	esac
 }
 
-# flow_metrics CSV PORT PATH_PKTS: one flow's tcp_probe trace reduced to
-# "peak_cwnd above_path above_wmax srtt_p50 srtt_p95 srtt_min events" over
-# [SKIP s, end] (fractions of that time; RTTs in ms), and a trace at 20 ms
-# steps "t cwnd wmax srtt_ms" into CSV.plot.
+# flow_metrics CSV PORT PATH_PKTS [EVENTS]: one flow's tcp_probe trace
+# reduced to "peak_cwnd above_path above_wmax srtt_p50 srtt_p95 srtt_min
+# events" over [SKIP s, end] (fractions of that time; RTTs in ms), a trace
+# at 20 ms steps "t cwnd wmax srtt_ms" into CSV.plot and, if asked, one line
+# "ts_ns cwnd wmax" per congestion event into EVENTS.
 #
-# Wmax is rebuilt as BIC keeps last_max_cwnd, the same in all three:
-# at each congestion event (Open or Disorder to CWR or Recovery, where
-# TCP asks the algorithm for ssthresh, with the cwnd of the last ACK
-# before it: lib_trace.sh's probe_losses) it becomes that cwnd, or
-# cwnd * (1024 + 819) / 2048 if that is below the old Wmax (fast
-# convergence); entering Loss (an RTO) resets it to 0.  No undo touches it.
-# "Above Wmax" counts time with cwnd > Wmax > 0: BIC past its binary
-# search, in max probing.
+# A congestion event is a move into CWR or Recovery from any other state
+# (Loss included), where TCP asks the algorithm for ssthresh.
+# The cwnd it asked with is the last sample's if that gives the ssthresh
+# the next ACK reports, else the one that ssthresh says, by BIC's rule
+# (cwnd * 819 / 1024, or cwnd / 2 at or below low_window 14): an undo and
+# a new event on one ACK pass a cwnd no sample saw.  It counts towards the
+# peak.  Wmax is rebuilt as BIC keeps last_max_cwnd, the same in all three
+# algorithms: at each event it becomes that cwnd, or cwnd * (1024 + 819) /
+# 2048 if that is below the old Wmax (fast convergence); entering Loss (an
+# RTO) resets it to 0; no undo touches it (tests/study-wmax.sh checks it
+# against bictrace).  "Above Wmax" counts time with cwnd > Wmax > 0: BIC
+# past its binary search, in max probing.
 flow_metrics() {
-	awk -F, -v p="$2" -v path="$3" -v skip="$SKIP" -v plot="$1.plot" '
+	awk -F, -v p="$2" -v path="$3" -v skip="$SKIP" -v plot="$1.plot" -v evf="${4:-}" '
+	function bic_ssthresh(c) {
+		return c <= 14 ? (c >= 4 ? int(c / 2) : 2) : int(c * 819 / 1024)
+	}
 	NR > 1 && $3 == p {
 		if ($6 == "ca_state") {
-			if ($14 == 4)
+			if ($14 == 4) {
 				wmax = 0
-			else if ($14 >= 2 && state < 2 && seen) {
-				wmax = (cwnd < wmax) ? int(cwnd * 1843 / 2048) : cwnd
-				events++
+				pending = 0
+			} else if (($14 == 2 || $14 == 3) && state != 2 && state != 3 && seen) {
+				pending = 1
+				at = $1
 			}
 			state = $14
 			next
@@ -160,6 +169,23 @@ flow_metrics() {
 			if (wmax > 0 && cwnd > wmax)
 				above += dt
 		}
+		if (pending) {
+			w = cwnd
+			if (state >= 2 && bic_ssthresh(cwnd) != $8) {
+				if ($8 <= 7)
+					w = 2 * $8
+				else
+					for (w = int($8 * 1024 / 819); bic_ssthresh(w) < $8; w++)
+						;
+			}
+			wmax = (w < wmax) ? int(w * 1843 / 2048) : w
+			events++
+			if ((at - t0) / 1e9 > skip && w > peak)
+				peak = w
+			if (evf != "")
+				print at, w, wmax > evf
+			pending = 0
+		}
 		seen = 1
 		tprev = t
 		cwnd = $7
@@ -176,9 +202,9 @@ flow_metrics() {
 		}
 	}
 	END {
-		for (ms = 0; c < n / 2; ms++) c += h[ms]
+		for (ms = 0; k < n / 2; ms++) k += h[ms]
 		p50 = ms - 1
-		for (; c < n * 0.95; ms++) c += h[ms]
+		for (; k < n * 0.95; ms++) k += h[ms]
 		p95 = ms - 1
 		for (mn = 0; n && !h[mn]; mn++) ;
 		printf "%d %.3f %.3f %d %d %d %d\n", peak, T ? over / T : 0, T ? above / T : 0,
@@ -288,6 +314,9 @@ row() {
 	local IFS=$'\t'
 	echo "$*" >> "$TSV"
 }
+
+# tests/study-wmax.sh takes the functions above and nothing more.
+[ -n "${STUDY_LIB:-}" ] && return 0
 
 start=$(uptime_s)
 modules_up
