@@ -9,6 +9,7 @@
 #   make plots	cwnd-over-time PNGs in build/plots
 #   make model	thousands of random ccctl operations against a model (t_58)
 #   make bench	scenario matrix and BPF vs native cost, into docs/bench.md
+#   make study	2.6.11 undo vs the fix under reordering, into docs/study.md
 #   make soak	t_57_soak for SOAK_SECS (600) on the first of KERNELS
 #   make kpatch-kernel-test	a whole 6.12 built with patches/ (~40 min), tested
 #
@@ -66,7 +67,7 @@ DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
 .PHONY: all deps demo test unit-test vm-test initramfs kmod kpatch kpatch-kernel kpatch-kernel-test \
-	plots bench model soak clean distclean
+	plots bench study model soak clean distclean
 .DELETE_ON_ERROR:
 
 all: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(UNIT_TESTS) $(INITRDS)
@@ -442,10 +443,25 @@ bench: $(call initrd,$(KGUEST)) eval/bench-report.sh
 	$(call msg,REPORT,docs/bench.md)
 	$(Q)./eval/bench-report.sh $(BUILD)/bench-data docs/bench.md $(BENCH_ICOUNT)
 
+# The seed's question with data: the 2.6.11 undo against the fix and the
+# kernel's bic over reordering paths, several runs a point (about 45 min of
+# one guest).  The guest clock runs under -icount, so the emulated network
+# does not depend on how busy the host is; plots go to build/study.
+STUDY_ICOUNT	:= shift=3,sleep=off
+STUDY_RUNS	?= 3
+
+study: $(call initrd,$(KGUEST)) eval/study-report.sh eval/study.gp
+	$(call msg,VM,study on $(KGUEST) (-icount $(STUDY_ICOUNT)))
+	$(Q)rm -rf $(BUILD)/study-data
+	$(Q)QEMU_ICOUNT=$(STUDY_ICOUNT) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/study.log \
+		--out $(BUILD)/study-data --timeout 7200 -- env STUDY_RUNS=$(STUDY_RUNS) tests/study.sh
+	$(call msg,REPORT,docs/study.md $(BUILD)/study)
+	$(Q)./eval/study-report.sh $(BUILD)/study-data docs/study.md $(BUILD)/study $(STUDY_ICOUNT)
+
 clean:
 	$(call msg,CLEAN,build products)
 	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/drill $(BUILD)/tests $(GUEST) $(BUILD)/out $(BUILD)/demo \
-		$(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data \
+		$(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data $(BUILD)/study $(BUILD)/study-data \
 		$(foreach k,$(KERNELS_ALL),$(call kdir,$(k))/guest $(call kdir,$(k))/kmod \
 			$(call initrd,$(k)) $(call kdir,$(k))/initramfs.root)
 
