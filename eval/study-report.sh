@@ -161,10 +161,17 @@ plot_single() {
 		echo "set multiplot layout 2,3 title 'One flow alone, 10 Mbit/s, ${base_ms} ms RTT, $q-packet queue (path holds $((bdp + q)) packets): median and min-max of ${runs} runs' font ',13'"
 		local panel col title
 		for panel in "2:goodput (Mbit/s)" "5:retransmitted segments (% of sent)" \
-			"11:undos per run (nstat)" "14:peak cwnd / (BDP + queue), after ${skip} s" \
-			"17:time with cwnd > BDP + queue (%)" "26:95th pct queueing delay: srtt - ${base_ms} ms (ms)"; do
+			"11:undos per run (nstat)" "14:peak cwnd / (BDP + queue), after ${skip} s (log scale)" \
+			"17:time with cwnd > BDP + queue (%)" "23:median queueing delay: srtt - ${base_ms} ms (ms)"; do
 			col=${panel%%:*} title=${panel#*:}
 			echo "set title '$title'"
+			# goodput differs by tenths: no zero under it
+			# and peaks of one to many times the path on a log scale
+			case $col in
+			2) echo "unset logscale y; set yrange [*:*]; set ytics autofreq" ;;
+			14) echo "set logscale y; set yrange [0.8:*]; set ytics (1, 1.5, 2, 3, 5, 10, 15, 20, 30)" ;;
+			*) echo "unset logscale y; set yrange [0:*]; set ytics autofreq" ;;
+			esac
 			series "single" "$q" "$col"
 		done
 		echo "unset multiplot"

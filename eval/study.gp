@@ -2,8 +2,8 @@
 # this and then writes the plot commands.
 
 set grid back lc rgb '#dddddd'
-set key top left box opaque samplen 2 spacing 1.1 noenhanced
-set xlabel 'netem reordering (%, log scale)'
+set key below horizontal samplen 2 noenhanced
+set xlabel 'reordering (%)' offset 0,0.5
 set logscale x
 set xrange [0.4:6.5]
 set xtics ('0.5' 0.5, '1' 1, '2' 2, '5' 5)
