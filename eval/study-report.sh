@@ -150,6 +150,14 @@ finding() {
 	echo "- $r."
 }
 
+# first_peak CA REORDER QUEUE: the first run's highest cwnd over the whole
+# flow, slow start included, against the path, from its 20 ms trace.
+first_peak() {
+	local d=$data/traces/$1-$2-$3.dat
+	[ -s "$d" ] || { echo -n -; return; }
+	awk -v path=$((bdp + $3)) '$2 > m { m = $2 } END { printf "%.2f", m / path }' "$d"
+}
+
 # --- figures ----------------------------------------------------------------
 plot_single() {
 	local q=$1 f
@@ -222,7 +230,7 @@ plot_cwnd() {
 			"${#algs[@]}" "${#queues[@]}" "$reo"
 		echo "set xlabel 'time since the flow started (s)'; set ylabel 'packets'"
 		echo "unset logscale x; set xtics autofreq; set xrange [0:$secs]; set yrange [0:*]"
-		echo "set key top right horizontal"
+		echo "set key inside top right horizontal"
 		for ca in "${algs[@]}"; do
 			for q in "${queues[@]}"; do
 				d=$data/traces/$ca-$reo-$q.dat
@@ -336,15 +344,16 @@ for q in "${queues[@]}"; do
 
 	## One flow alone, $q-packet queue (path holds $((bdp + q)) packets)
 
-	| reorder | algorithm | undos | goodput Mbit/s | retrans % of sent | queue drops | RTOs | peak cwnd / path | time cwnd > path | time cwnd > Wmax | queueing delay p50 / p95 ms |
-	|---|---|---|---|---|---|---|---|---|---|---|
+	| reorder | algorithm | undos | goodput Mbit/s | retrans % of sent | queue drops | RTOs | peak cwnd / path from ${skip} s | first run: whole-flow peak / path | time cwnd > path | time cwnd > Wmax | queueing delay p50 / p95 ms |
+	|---|---|---|---|---|---|---|---|---|---|---|---|
 	EOF
 	for reo in "${rates[@]}"; do
 		for ca in "${algs[@]}"; do
 			k="single|$ca|$reo|$q"
 			echo "| $reo% | $ca | $(cell "$k|undos" %.0f) | $(cell "$k|mbps" %.2f) |" \
 				"$(cell "$k|retrans_pct" %.1f) | $(cell "$k|drops" %.0f) | $(cell "$k|rtos" %.0f) |" \
-				"$(cell "$k|peak_path" %.2f) | $(cell "$k|above_path" %.0f%%) |" \
+				"$(cell "$k|peak_path" %.2f) | $(first_peak "$ca" "$reo" "$q") |" \
+				"$(cell "$k|above_path" %.0f%%) |" \
 				"$(cell "$k|above_wmax" %.0f%%) | $(cell "$k|qd50" %.0f) / $(cell "$k|qd95" %.0f) |"
 		done
 	done
