@@ -444,8 +444,8 @@ bench: $(call initrd,$(KGUEST)) eval/bench-report.sh
 	$(Q)./eval/bench-report.sh $(BUILD)/bench-data docs/bench.md $(BENCH_ICOUNT)
 
 # The seed's question with data: the 2.6.11 undo against the fix and the
-# kernel's bic over reordering paths, several runs a point (about 45 min of
-# one guest).  The guest clock runs under -icount, so the emulated network
+# kernel's bic over reordering paths, several runs a point (about an hour
+# of one guest).  The guest clock runs under -icount, so the emulated network
 # does not depend on how busy the host is; plots go to build/study.
 STUDY_ICOUNT	:= shift=3,sleep=off
 STUDY_RUNS	?= 3
@@ -453,8 +453,9 @@ STUDY_RUNS	?= 3
 study: $(call initrd,$(KGUEST)) eval/study-report.sh eval/study.gp
 	$(call msg,VM,study on $(KGUEST) (-icount $(STUDY_ICOUNT)))
 	$(Q)rm -rf $(BUILD)/study-data
-	$(Q)QEMU_ICOUNT=$(STUDY_ICOUNT) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/study.log \
-		--out $(BUILD)/study-data --timeout 7200 -- env STUDY_RUNS=$(STUDY_RUNS) tests/study.sh
+	$(Q)s=$$(date +%s) && QEMU_ICOUNT=$(STUDY_ICOUNT) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/study.log \
+		--out $(BUILD)/study-data --timeout 7200 -- env STUDY_RUNS=$(STUDY_RUNS) tests/study.sh && \
+		echo "# host_wall_secs $$(($$(date +%s) - s))" >> $(BUILD)/study-data/study.tsv
 	$(call msg,REPORT,docs/study.md $(BUILD)/study)
 	$(Q)./eval/study-report.sh $(BUILD)/study-data docs/study.md $(BUILD)/study $(STUDY_ICOUNT)
 
