@@ -10,6 +10,7 @@
 #   make model	thousands of random ccctl operations against a model (t_58)
 #   make bench	scenario matrix, BPF vs native cost and make scale, into docs/bench.md
 #   make scale	time and memory of ccctl migrate, swap, list at 0-5000 connections
+#   make study	2.6.11 undo vs the fix under reordering, into docs/study.md
 #   make soak	t_57_soak for SOAK_SECS (600) on the first of KERNELS
 #   make kpatch-kernel-test	a whole 6.12 built with patches/ (~40 min), tested
 #
@@ -73,7 +74,7 @@ DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
 .PHONY: all deps demo test unit-test vm-test initramfs kmod kpatch kpatch-kernel kpatch-kernel-test \
-	plots bench scale model soak clean distclean
+	plots bench scale study model soak clean distclean
 .DELETE_ON_ERROR:
 
 all: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS) $(UNIT_TESTS) $(INITRDS)
@@ -498,10 +499,27 @@ bench: $(call initrd,$(KGUEST)) eval/bench-report.sh eval/scale-report.sh
 		cat $(BUILD)/bench-scale.md >> docs/bench.md; fi
 	$(scale_run)
 
+# The seed's question with data: the 2.6.11 undo against the fix and the
+# kernel's bic over reordering paths, several runs a point (about an hour
+# of one guest).  The guest clock runs under -icount, so the emulated network
+# does not depend on how busy the host is; plots go to build/study.
+STUDY_ICOUNT	:= shift=3,sleep=off
+STUDY_RUNS	?= 3
+
+study: $(call initrd,$(KGUEST)) eval/study-report.sh eval/study.gp
+	$(call msg,VM,study on $(KGUEST) (-icount $(STUDY_ICOUNT)))
+	$(Q)rm -rf $(BUILD)/study-data
+	$(Q)s=$$(date +%s) && QEMU_ICOUNT=$(STUDY_ICOUNT) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/study.log \
+		--out $(BUILD)/study-data --timeout 7200 -- env STUDY_RUNS=$(STUDY_RUNS) tests/study.sh && \
+		echo "# host_wall_secs $$(($$(date +%s) - s))" >> $(BUILD)/study-data/study.tsv
+	$(call msg,REPORT,docs/study.md $(BUILD)/study)
+	$(Q)./eval/study-report.sh $(BUILD)/study-data docs/study.md $(BUILD)/study $(STUDY_ICOUNT)
+
 clean:
 	$(call msg,CLEAN,build products)
 	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/drill $(BUILD)/tests $(GUEST) $(BUILD)/out $(BUILD)/demo \
 		$(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data $(BUILD)/scale-data \
+		$(BUILD)/study $(BUILD)/study-data \
 		$(foreach k,$(KERNELS_ALL),$(call kdir,$(k))/guest $(call kdir,$(k))/kmod \
 			$(call initrd,$(k)) $(call kdir,$(k))/initramfs.root)
 
