@@ -39,6 +39,7 @@
 #include "features.h"
 #include "names.h"
 #include "netns.h"
+#include "sockdiag.h"
 #include "bic.skel.h"
 #include "bic_2611.skel.h"
 #include "migrate.skel.h"
@@ -841,31 +842,15 @@ static void count_socket(const char *ca, void *ctx)
 			l->e[i].sockets++;
 }
 
+static int count_netns(void *ctx, const char *netns)
+{
+	return sockdiag_each_ca(count_socket, ctx);
+}
+
+/* sock_diag, not a TCP iterator: see sockdiag.c. */
 static int count_sockets(struct ca_list *l)
 {
-	struct iter_run run = { .record = count_socket, .ctx = l };
-	struct migrate *skel;
-	int err;
-
-	skel = migrate__open();
-	if (!skel)
-		return fail(-errno, "cannot open the TCP iterator object");
-	bpf_program__set_autoload(skel->progs.migrate_ca, false);
-	err = migrate__load(skel);
-	if (err) {
-		err = fail(err, "cannot load the TCP iterator");
-		goto out;
-	}
-	run.link = bpf_program__attach_iter(skel->progs.dump_ca, NULL);
-	if (!run.link) {
-		err = fail(-errno, "cannot attach the TCP iterator");
-		goto out;
-	}
-	err = for_each_netns(run_iter, &run);
-out:
-	bpf_link__destroy(run.link);
-	migrate__destroy(skel);
-	return err;
+	return for_each_netns(count_netns, l);
 }
 
 static int read_registered(struct ca_list *l, const char *only)
@@ -1162,7 +1147,7 @@ out:
 }
 
 struct migrate_run {
-	struct iter_run run;
+	struct bpf_link *link;
 	struct migrate *skel;
 };
 
@@ -1172,7 +1157,7 @@ static int migrate_netns(void *ctx, const char *netns)
 	struct migrate_run *m = ctx;
 	int err;
 
-	err = run_iter(&m->run, netns);
+	err = run_iter(m->link);
 	if (!err && m->skel->bss->moved)
 		fault_point("migrate:some-moved");
 	return err;
@@ -1196,15 +1181,14 @@ static int cmd_migrate(void)
 		return fail(-errno, "cannot open the TCP iterator object");
 	memcpy((char *)skel->rodata->from_ca, from, strlen(from));
 	memcpy((char *)skel->rodata->to_ca, to, strlen(to));
-	bpf_program__set_autoload(skel->progs.dump_ca, false);
 	err = migrate__load(skel);
 	if (err) {
 		err = fail(err, "cannot load the TCP iterator");
 		goto out;
 	}
 	m.skel = skel;
-	m.run.link = bpf_program__attach_iter(skel->progs.migrate_ca, NULL);
-	if (!m.run.link) {
+	m.link = bpf_program__attach_iter(skel->progs.migrate_ca, NULL);
+	if (!m.link) {
 		err = fail(-errno, "cannot attach the TCP iterator");
 		goto out;
 	}
@@ -1222,7 +1206,7 @@ static int cmd_migrate(void)
 	printf("moved %llu sockets from %s to %s\n",
 	       (unsigned long long)skel->bss->moved, from, to);
 out:
-	bpf_link__destroy(m.run.link);
+	bpf_link__destroy(m.link);
 	migrate__destroy(skel);
 	return err;
 }
@@ -1255,8 +1239,8 @@ static const struct command {
 	  0, 0, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_TRACE,
 	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_LOCK, cmd_register },
 	{ "unregister", "unregister NAME", 1, 1, 0, NEED_BPFFS | NEED_LOCK, cmd_unregister },
-	{ "list", "list [--json]", 0, 0, OPT_JSON, NEED_BTF | NEED_BPFFS, cmd_list },
-	{ "status", "status [NAME] [--json]", 0, 1, OPT_JSON, NEED_BTF | NEED_BPFFS, cmd_list },
+	{ "list", "list [--json]", 0, 0, OPT_JSON, NEED_BPFFS, cmd_list },
+	{ "status", "status [NAME] [--json]", 0, 1, OPT_JSON, NEED_BPFFS, cmd_list },
 	{ "set-default", "set-default NAME", 1, 1, 0, 0, cmd_set_default },
 	{ "swap", "swap NAME [--variant fixed|2611] [--name NAME] [--object FILE] [--trace]",
 	  1, 1, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_TRACE,
