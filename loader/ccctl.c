@@ -847,7 +847,7 @@ static int count_netns(void *ctx, const char *netns)
 	return sockdiag_each_ca(count_socket, ctx);
 }
 
-/* sock_diag, not a TCP iterator: see sockdiag.c. */
+/* sock_diag, not a TCP iterator: see migrate_netns(). */
 static int count_sockets(struct ca_list *l)
 {
 	return for_each_netns(count_netns, l);
@@ -1149,24 +1149,83 @@ out:
 struct migrate_run {
 	struct bpf_link *link;
 	struct migrate *skel;
+	const char *from, *to;
 };
 
-/* One namespace's sockets; the test build can die once some have moved. */
+struct ca_count {
+	const char *ca;
+	unsigned long n;
+};
+
+static void count_ca(const char *ca, void *ctx)
+{
+	struct ca_count *c = ctx;
+
+	if (!strcmp(ca, c->ca))
+		c->n++;
+}
+
+/* Passes of migrate_ca over one namespace before ccctl gives up on it. */
+#define MIGRATE_PASSES	8
+
+/*
+ * One namespace's sockets; the test build can die once some have moved.
+ *
+ * In 6.12 (6.12.95 here) and 6.1 the BPF TCP iterator can skip every socket of
+ * one bucket of the established hash table.  bpf_iter_tcp_batch() starts
+ * each batch with tcp_seek_last_pos() (net/ipv4/tcp_ipv4.c), whose
+ * "while (offset-- && rc && bucket == st->bucket)" in the listening case
+ * leaves offset at -1 when no listener is left to walk; it then falls
+ * through to the established table with st->bucket = 0, and the same loop
+ * there skips the whole first bucket holding a socket of the namespace
+ * whenever that bucket's index is the bucket it was entered with: 0 in a
+ * namespace with no listener, L + 1 after the last listener's bucket L.
+ * migrate_ca never sees those sockets.  7.3 resumes batches by socket
+ * cookie and does not skip.  So count what is left on FROM through
+ * sock_diag, which walks the tables its own way, and while some is, open
+ * one more listener on loopback (on TO, so that migrate_ca leaves it
+ * alone) and run again: a listener in a later listening bucket moves the
+ * bucket that is skipped.  The listeners close when the namespace is done.
+ */
 static int migrate_netns(void *ctx, const char *netns)
 {
 	struct migrate_run *m = ctx;
-	int err;
+	int lfd[MIGRATE_PASSES];
+	struct ca_count left;
+	int err, n = 0;
 
-	err = run_iter(m->link);
-	if (!err && m->skel->bss->moved)
-		fault_point("migrate:some-moved");
+	for (;;) {
+		err = run_iter(m->link);
+		if (!err && m->skel->bss->moved)
+			fault_point("migrate:some-moved");
+		/* What could not be moved is cmd_migrate()'s to report. */
+		if (err || m->skel->bss->failed)
+			break;
+		left = (struct ca_count){ .ca = m->from };
+		err = sockdiag_each_ca(count_ca, &left);
+		if (err || !left.n)
+			break;
+		if (n == MIGRATE_PASSES) {
+			err = fail(0, "%lu sockets in network namespace %s are still on %s after %d passes",
+				   left.n, netns, m->from, n + 1);
+			break;
+		}
+		lfd[n] = temp_listener(m->to);
+		if (lfd[n] < 0) {
+			err = lfd[n];
+			break;
+		}
+		n++;
+	}
+	while (n--)
+		close(lfd[n]);
 	return err;
 }
 
 static int cmd_migrate(void)
 {
 	const char *from = env.args[1], *to = env.args[2];
-	struct migrate_run m = {};
+	struct migrate_run m = { .from = from, .to = to };
 	struct migrate *skel;
 	int err;
 

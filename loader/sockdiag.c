@@ -4,13 +4,16 @@
  * the interface ss reads: unlike a BPF TCP iterator it loads nothing, and it
  * does not resume its walk through tcp_seek_last_pos(), which in 6.12 and
  * 6.1 can make a TCP iterator skip the sockets of one bucket of the
- * established hash table, so it sees every socket.
+ * established hash table (see migrate_netns() in ccctl.c), so it sees every
+ * socket.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
@@ -99,4 +102,27 @@ int sockdiag_each_ca(void (*fn)(const char *ca, void *ctx), void *ctx)
 		err = dump_family(fd, AF_INET6, fn, ctx);
 	close(fd);
 	return err;
+}
+
+int temp_listener(const char *ca)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	int fd, one = 1, err = 0;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return fail(-errno, "cannot open a TCP socket");
+	/* IP_FREEBIND: the namespace's lo may be down, without 127.0.0.1. */
+	if (setsockopt(fd, IPPROTO_IP, IP_FREEBIND, &one, sizeof(one)) ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, ca, strlen(ca)) ||
+	    bind(fd, (struct sockaddr *)&addr, sizeof(addr)) || listen(fd, 1))
+		err = fail(-errno, "cannot open a listening socket on 127.0.0.1");
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
 }

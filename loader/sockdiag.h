@@ -10,4 +10,10 @@
  */
 int sockdiag_each_ca(void (*fn)(const char *ca, void *ctx), void *ctx);
 
+/*
+ * A listening TCP socket on 127.0.0.1, port 0, on congestion control ca, in
+ * the caller's network namespace: its fd, or a negative error (reported).
+ */
+int temp_listener(const char *ca);
+
 #endif /* __CCCTL_SOCKDIAG_H */
