@@ -51,13 +51,13 @@ static int dump_family(int fd, int family, void (*fn)(const char *ca, void *ctx)
 		},
 	};
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	long buf[8192];
+	long buf[8192];		/* the kernel sends a dump in skbs of 32 KiB at most */
 	struct inet_diag_msg *msg;
 	struct nlmsghdr *h;
 	struct rtattr *a;
 	char ca[16];
 	ssize_t n;
-	int len;
+	int len, err;
 
 	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
 		return fail(-errno, "cannot ask sock_diag for TCP sockets");
@@ -70,8 +70,12 @@ static int dump_family(int fd, int family, void (*fn)(const char *ca, void *ctx)
 		if (n == 0)
 			return fail(0, "sock_diag's list of TCP sockets ended early");
 		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
-			if (h->nlmsg_type == NLMSG_DONE)
-				return 0;
+			/* A dump that failed part way ends with its error. */
+			if (h->nlmsg_type == NLMSG_DONE) {
+				err = h->nlmsg_len >= NLMSG_LENGTH(sizeof(int)) ?
+				      *(int *)NLMSG_DATA(h) : 0;
+				return err < 0 ? fail(err, "sock_diag could not list all TCP sockets") : 0;
+			}
 			if (h->nlmsg_type == NLMSG_ERROR)
 				return fail(((struct nlmsgerr *)NLMSG_DATA(h))->error,
 					    "sock_diag refused to list TCP sockets");
