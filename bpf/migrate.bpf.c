@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TCP socket iterators for ccctl.
+ * The TCP socket iterator of ccctl migrate.
  *
  * migrate_ca moves every socket whose congestion control is from_ca over to
  * to_ca.  A TCP iterator runs with each socket locked, which is what makes
  * bpf_setsockopt() on someone else's connection safe; nothing else short of
  * the owning process can switch a running connection.
- *
  * dump_ca writes one TCP_CA_NAME_MAX record per socket with the name of its
  * algorithm, so that ccctl can count users the way ss -ti sees them.
  */
@@ -70,15 +69,5 @@ int migrate_ca(struct bpf_iter__tcp *ctx)
 		moved++;
 	else if (!failed++)
 		first_err = err;
-	return 0;
-}
-
-SEC("iter/tcp")
-int dump_ca(struct bpf_iter__tcp *ctx)
-{
-	char cur[TCP_CA_NAME_MAX] = {};
-
-	if (iter_tcp_ca(ctx, cur))
-		bpf_seq_write(ctx->meta->seq, cur, sizeof(cur));
 	return 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Network namespaces walked one by one, and TCP iterators run in them. */
+/* Network namespaces walked one by one, and a TCP iterator run in one. */
 #ifndef __CCCTL_NETNS_H
 #define __CCCTL_NETNS_H
 
@@ -12,14 +12,7 @@ struct bpf_link;
  */
 int for_each_netns(int (*fn)(void *ctx, const char *netns), void *ctx);
 
-/* A TCP iterator whose records are congestion control names. */
-struct iter_run {
-	struct bpf_link *link;
-	void (*record)(const char *ca, void *ctx);	/* per dump_ca record */
-	void *ctx;
-};
-
-/* for_each_netns's fn: run the iterator of ctx (an iter_run) once. */
-int run_iter(void *ctx, const char *netns);
+/* Run the TCP iterator of link once, in the caller's namespace. */
+int run_iter(struct bpf_link *link);
 
 #endif /* __CCCTL_NETNS_H */
