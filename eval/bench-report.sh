@@ -92,13 +92,9 @@ pct() { calc 'printf "%.1f%%", x * 100' "x=$1"; }
 mbps() { calc 'printf "%.2f\n", x / 1e6' "x=$1"; }
 
 # -icount shift=N: each emulated instruction is 2^N ns of guest time.
-ns_per_insn=
-case $icount in
-shift=[0-9]*)
-	n=${icount#shift=}
-	ns_per_insn=$((1 << ${n%%,*}))
-	;;
-esac
+# shellcheck source=eval/icount.sh
+. "$(dirname "$0")/icount.sh"
+ns_per_insn=$(ns_per_insn "$icount")
 
 # A run whose guest CPU was (nearly) never idle measured the emulator as
 # much as the algorithm: say how busy it was (median of the runs), and call

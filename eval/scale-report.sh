@@ -23,13 +23,9 @@ while IFS=$'\t' read -r k v; do
 	meta[$k]=$v
 done < <(tail -n +2 "$metafile")
 
-ns_per_insn=
-case $icount in
-shift=[0-9]*)
-	n=${icount#shift=}
-	ns_per_insn=$((1 << ${n%%,*}))
-	;;
-esac
+# shellcheck source=eval/icount.sh
+. "$(dirname "$0")/icount.sh"
+ns_per_insn=$(ns_per_insn "$icount")
 
 # stats: per command and N, over the repetitions: sockets, then median, min
 # and max of wall time, medians of user and system CPU (all in us), the

@@ -258,13 +258,9 @@ fi
 [[ " ${kinds[*]} " == *" share "* ]] && figs+=("$(plot_share)")
 
 # --- the document -------------------------------------------------------------
-ns_per_insn=
-case $icount in
-shift=[0-9]*)
-	n=${icount#shift=}
-	ns_per_insn=$((1 << ${n%%,*}))
-	;;
-esac
+# shellcheck source=eval/icount.sh
+. "$(dirname "$0")/icount.sh"
+ns_per_insn=$(ns_per_insn "$icount")
 busiest=$(awk '$5 == "cpu" { if ($9 > m) m = $9 } END { printf "%.0f", 100 * m }' "$stats")
 
 {
