@@ -55,33 +55,11 @@ sleep_until() {
 	sleep "$d"
 }
 
-# server PORT [ARGS]: an iperf3 server for one test, in the background,
-# its PID in /tmp/srv.PORT (to end it if its client never came).
-server() {
-	local port=$1
-	shift
-	rm -f "/tmp/srv.$port"
-	in_rcv iperf3 -s -1 -p "$port" -I "/tmp/srv.$port" "$@" &
-	wait_for 5 listening in_rcv "$port"
-}
-
 # client DST PORT CA SECS [ARGS]: an iperf3 client that cannot hang the run.
 client() {
 	local dst=$1 port=$2 ca=$3 secs=$4
 	shift 4
 	in_snd timeout $((secs + 30)) iperf3 -c "$dst" -p "$port" -C "$ca" -t "$secs" "$@"
-}
-
-# reap PORT...: collect the servers; end those whose client failed.  One
-# that ended normally has removed its PID file, which may take it a moment
-# after its client is done.
-reap() {
-	local port
-	for port in "$@"; do
-		wait_for 5 test ! -e "/tmp/srv.$port" ||
-			kill "$(cat "/tmp/srv.$port" 2>/dev/null)" 2>/dev/null
-	done
-	wait
 }
 
 # single TEST CA SECS RATE_BPS [IPERF3 ARGS]: one flow; goodput, utilization

@@ -220,6 +220,28 @@ wait_for() {
 	done
 }
 
+# server PORT [ARGS]: an iperf3 server for one test, in the background,
+# its PID in /tmp/srv.PORT (to end it if its client never came).
+server() {
+	local port=$1
+	shift
+	rm -f "/tmp/srv.$port"
+	in_rcv iperf3 -s -1 -p "$port" -I "/tmp/srv.$port" "$@" &
+	wait_for 5 listening in_rcv "$port"
+}
+
+# reap PORT...: collect the servers; end those whose client failed.  One
+# that ended normally has removed its PID file, which may take it a moment
+# after its client is done.
+reap() {
+	local port
+	for port in "$@"; do
+		wait_for 5 test ! -e "/tmp/srv.$port" ||
+			kill "$(cat "/tmp/srv.$port" 2>/dev/null)" 2>/dev/null
+	done
+	wait
+}
+
 # listening NETNS_CMD PORT: something in that namespace listens on PORT.
 listening() {
 	[ -n "$("$1" ss -ltnH "sport = :$2")" ]

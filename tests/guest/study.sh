@@ -75,26 +75,9 @@ cpu_busy() {
 	awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) 'BEGIN { printf "%.2f", t ? b / t : 0 }'
 }
 
-# server PORT: a one-shot iperf3 server, its PID in /tmp/srv.PORT.
-server() {
-	rm -f "/tmp/srv.$1"
-	in_rcv iperf3 -s -1 -p "$1" -I "/tmp/srv.$1" > /dev/null &
-	wait_for 5 listening in_rcv "$1"
-}
-
 # client PORT CA SECS: an iperf3 client that cannot hang the study.
 client() {
 	in_snd timeout $(($3 + 30)) iperf3 -c "$RCV_ADDR" -p "$1" -C "$2" -t "$3" -J
-}
-
-# reap PORT...: collect the servers; end those whose client failed.
-reap() {
-	local port
-	for port in "$@"; do
-		wait_for 5 test ! -e "/tmp/srv.$port" ||
-			kill "$(cat "/tmp/srv.$port" 2>/dev/null)" 2>/dev/null
-	done
-	wait
 }
 
 # What the bottleneck (netem child 10:) dropped, from tc -s.
@@ -217,7 +200,7 @@ single() {
 	local ca=$1 reo=$2 q=$3 run=$4 tag=single-$1-$2-$3-$4 port rc=0 m b0 drops t0 c0 c1
 	local path=$((BDP_PKTS + q))
 	t0=$EPOCHREALTIME
-	server 5201 || return 1
+	server 5201 > /dev/null || return 1
 	b0=$(bpf_undos "$ca")
 	in_snd nstat -n
 	probe_start 5201 || return 1
@@ -272,7 +255,7 @@ sleep_until() {
 # together; each one's goodput over [SKIP, SECS - 1] s from bytes_acked.
 share() {
 	local ca=$1 reo=$2 q=$3 run=$4 tag=share-$1-$2-$3-$4 rc=0 t0 ts1 ts2 c1 c2 drops bps cpu0 busy
-	server 5201 && server 5202 || return 1
+	{ server 5201 && server 5202; } > /dev/null || return 1
 	in_snd nstat -n
 	t0=$(uptime_s)
 	cpu0=$(cpu_ticks)
@@ -329,7 +312,7 @@ check "registered bpf_bic, bpf_bic_2611 and the kernel's bic" ca_up
 
 # The first flow after boot runs slow, whichever algorithm it uses.
 net_up "$RATE" "$DELAY_MS" 100
-server 5201 && check "warm-up flow" client 5201 cubic 3 > /dev/null
+server 5201 > /dev/null && check "warm-up flow" client 5201 cubic 3 > /dev/null
 reap 5201
 
 # Runs of one point alternate between the algorithms, so that anything
