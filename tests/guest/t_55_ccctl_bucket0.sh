@@ -63,21 +63,23 @@ check_cmp "ss: $N of the sender's sockets on $FROM" "$(ss_count "$SND" "$FROM")"
 check_cmp "ccctl list: $FROM has all $all" "$(listed "$FROM")" -eq "$all"
 check_cmp "ccctl list: $TO has none" "$(listed "$TO")" -eq 0
 
-out=$(ccctl migrate "$FROM" "$TO")
-check_cmp "migrate $FROM $TO says it moved all $all ($out)" \
-	"$out" = "moved $all sockets from $FROM to $TO"
-check_cmp "ss: the sender has $N on $TO" "$(ss_count "$SND" "$TO")" -eq "$N"
-check_cmp "ss: the sender has none left on $FROM" "$(ss_count "$SND" "$FROM")" -eq 0
-check_cmp "ss: the receiver has $((N + 1)) on $TO" "$(ss_count "$RCV" "$TO")" -eq $((N + 1))
-check_cmp "ccctl list: $TO has all $all" "$(listed "$TO")" -eq "$all"
-check_cmp "ccctl list: $FROM has none" "$(listed "$FROM")" -eq 0
+# migrated_all A B: ccctl migrate A B moves every socket of both namespaces,
+# says so, and ss and ccctl list agree.
+migrated_all() {
+	local a=$1 b=$2 out
+	out=$(ccctl migrate "$a" "$b")
+	check_cmp "migrate $a $b says it moved all $all ($out)" \
+		"$out" = "moved $all sockets from $a to $b"
+	check_cmp "ss: the sender has $N on $b" "$(ss_count "$SND" "$b")" -eq "$N"
+	check_cmp "ss: the sender has none left on $a" "$(ss_count "$SND" "$a")" -eq 0
+	check_cmp "ss: the receiver has $((N + 1)) on $b" "$(ss_count "$RCV" "$b")" -eq $((N + 1))
+	check_cmp "ss: the receiver has none left on $a" "$(ss_count "$RCV" "$a")" -eq 0
+	check_cmp "ccctl list: $b has all $all" "$(listed "$b")" -eq "$all"
+	check_cmp "ccctl list: $a has none" "$(listed "$a")" -eq 0
+}
 
-out=$(ccctl migrate "$TO" "$FROM")
-check_cmp "migrate back moves all $all ($out)" \
-	"$out" = "moved $all sockets from $TO to $FROM"
-check_cmp "ss: the sender has $N on $FROM again" "$(ss_count "$SND" "$FROM")" -eq "$N"
-check_cmp "ss: and none on $TO" "$(ss_count "$SND" "$TO")" -eq 0
-check_cmp "ss: the receiver has none on $TO" "$(ss_count "$RCV" "$TO")" -eq 0
+migrated_all "$FROM" "$TO"
+migrated_all "$TO" "$FROM"
 
 kill "$con" "$lis" 2>/dev/null
 wait "$con" "$lis" 2>/dev/null
