@@ -372,7 +372,7 @@ unit-test: $(UNIT_TESTS)
 # --- guest image -----------------------------------------------------------
 # What every guest shares; each kernel's initramfs adds its own tree on top.
 $(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS) $(BPF_TEST_OBJS) $(GUEST_BINS) \
-		$(GUEST_TESTS) \
+		$(GUEST_TESTS) dist/bpf-bic-apply \
 		$(DRILL_SCRIPTS) $(DRILL_EXPECT)
 	$(call msg,GUEST,$(GUEST))
 	$(Q)rm -rf $(GUEST) && mkdir -p $(GUEST)/opt/bic/bpf/nolink $(GUEST)/opt/bic/bpf/test \
@@ -389,6 +389,7 @@ $(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS) $(BPF_TEST_OBJS
 		$(GUEST)/opt/bic/bpf/trace/nolink/
 	$(Q)cp $(GUEST_BINS) $(GUEST)/usr/sbin/
 	$(Q)cp $(GUEST_TESTS) $(GUEST)/opt/bic/tests/
+	$(Q)install -D -m 755 dist/bpf-bic-apply $(GUEST)/usr/lib/bpf-bic/bpf-bic-apply
 	$(Q)touch $@
 
 initramfs: $(INITRDS)
