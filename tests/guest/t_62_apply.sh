@@ -97,9 +97,10 @@ bad_conf() {
 	check "$desc: names $D/bad.conf:$line and says '$pat'" \
 		grep -qF -- "$D/bad.conf:$line: " <<<"$err"
 	check "$desc: says '$pat'" grep -qF -- "$pat" <<<"$err"
-	check_cmp "$desc: nothing registered" "$(names)" = none
 	check_cmp "$desc: the default unchanged" "$(cat $CA_DEFAULT)" = "$before_default"
-	check_cmp "$desc: no struct_ops map, link or pin left" "$(ccctl_state)" = "$before"
+	# (the available list in it says nothing was registered)
+	check_cmp "$desc: nothing registered, no struct_ops map, link or pin left" \
+		"$(ccctl_state)" = "$before"
 	check "$desc: no default saved" test ! -e "$SAVED"
 }
 
