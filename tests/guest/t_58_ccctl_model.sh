@@ -536,8 +536,9 @@ tally_ss() {
 	done
 }
 
-# One entry of ccctl list --json (names here never hold a quote).
-LIST_RE='^,?\{"name":"([^"]*)","map_id":([0-9]+),"link_id":([0-9]+),"sockets":([0-9]+),"default":(true|false),"pinned":"[^"]*"\}'
+# One entry of ccctl list --json (names here never hold a quote; the model
+# assigns no cgroup, so each has none).
+LIST_RE='^,?\{"name":"([^"]*)","map_id":([0-9]+),"link_id":([0-9]+),"sockets":([0-9]+),"default":(true|false),"pinned":"[^"]*","cgroups":\[\]\}'
 
 # agree: the system shows the model's state; else MISMATCH says where.
 agree() {
