@@ -208,7 +208,7 @@ int fail(int err, const char *fmt, ...)
  * kill -9 or a crash there would: the tests check that every step leaves a
  * state the next command can work from.
  */
-static void fault_point(const char *step)
+void fault_point(const char *step)
 {
 	const char *want = getenv("CCCTL_FAULT");
 
@@ -216,7 +216,7 @@ static void fault_point(const char *step)
 		kill(getpid(), SIGKILL);
 }
 #else
-static void fault_point(const char *step)
+void fault_point(const char *step)
 {
 }
 #endif

@@ -13,4 +13,7 @@
  */
 int fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* ccctl-faults (t_56) kills itself here when CCCTL_FAULT names step. */
+void fault_point(const char *step);
+
 #endif /* __CCCTL_H */

@@ -208,6 +208,8 @@ static int unpin(const struct assignment *a)
 	}
 	if (err && err != -ENOLINK)
 		return fail(err, "cannot detach %s", a->pin);
+	/* A detached link's pin is stale: the next ccctl to take the lock drops it. */
+	fault_point("unassign:detached");
 	if (unlink(a->pin) && errno != ENOENT)
 		return fail(-errno, "cannot remove %s", a->pin);
 	return 0;
@@ -301,12 +303,14 @@ int cgroup_assign(const char *ca, const char *path)
 		goto out;
 	}
 	/* Until it is pinned, the link goes with ccctl: nothing is left half done. */
+	fault_point("assign:attached");
 	snprintf(pin, sizeof(pin), PIN_ROOT "/%s/" PIN_PREFIX "%llu", ca, c.id);
 	err = bpf_link__pin(link, pin);
 	if (err) {
 		err = fail(err, "cannot pin %s", pin);
 		goto out;
 	}
+	fault_point("assign:pinned");
 	printf("assigned %s to %s\n", ca, real);
 out:
 	bpf_link__destroy(link);

@@ -1,6 +1,6 @@
 #!/bin/bash
-# ccctl killed at every step of register, unregister, swap and migrate,
-# and two ccctl at once: the state stays one the next command can work
+# ccctl killed at every step of register, unregister, swap, migrate,
+# assign and unassign, and two ccctl at once: the state stays one the next command can work
 # from.
 #
 # ccctl-faults is ccctl built with CCCTL_FAULTS: CCCTL_FAULT=STEP makes it
@@ -139,6 +139,34 @@ check_cmp "... the flow completes" "$rc:$(jq -r '.error // "none"' /tmp/t56.json
 net_down
 check "unregister bpf_bic" ccctl unregister bpf_bic
 all_clear migrate
+
+# assign killed before and after its pin, unassign after the detach and
+# before the unpin: no assignment is left half made.  A link not yet pinned
+# goes with ccctl; a detached link's pin is dropped by the next ccctl that
+# takes the lock.
+cg=/sys/fs/cgroup cgmounted=no
+grep -qw cgroup2 /proc/mounts || { mount -t cgroup2 none "$cg" && cgmounted=yes; }
+mkdir -p "$cg/t56"
+cgroups() { ccctl list --json | jq -c '[.[].cgroups[]]'; }
+nr_cglinks() { bpftool link show | grep -cE '^[0-9]+: cgroup '; }
+cglinks_are() { [ "$(nr_cglinks)" -eq "$1" ]; }
+check "register bpf_bic" ccctl register
+killed assign:attached assign bpf_bic --cgroup "$cg/t56"
+check "... no cgroup link once the killed fds are gone" wait_for 30 cglinks_are 0
+check_cmp "... nothing assigned" "$(cgroups)" = "[]"
+check "... the next assign works" ccctl assign bpf_bic --cgroup "$cg/t56"
+check "... unassign" ccctl unassign --cgroup "$cg/t56"
+killed assign:pinned assign bpf_bic --cgroup "$cg/t56"
+check_cmp "... the assignment is made" "$(cgroups)" = "[\"$cg/t56\"]"
+killed unassign:detached unassign --cgroup "$cg/t56"
+check_cmp "... nothing is assigned" "$(cgroups)" = "[]"
+check "... the next assign works" ccctl assign bpf_bic --cgroup "$cg/t56"
+check "... and the detached link's pin is gone: one cgroup link" cglinks_are 1
+check "... unassign" ccctl unassign --cgroup "$cg/t56"
+check "unregister bpf_bic" ccctl unregister bpf_bic
+all_clear assign
+rmdir "$cg/t56"
+[ "$cgmounted" = no ] || umount "$cg"
 
 # A bpffs that refuses the pin (read-only in a mount namespace of its own):
 # one line, and the registration made for it does not outlive ccctl.
