@@ -7,8 +7,8 @@
 # map.  With no default saved, stop replaces a default of ccctl's by cubic.
 # Each kind of bad line is refused in one stderr line naming FILE:LINE,
 # with nothing registered and the default unchanged; a step that fails at
-# run time undoes the steps before it.  Assignments to cgroups are checked
-# where ccctl has an assign command.
+# run time undoes the steps before it.  An assign line makes its cgroup if
+# missing and assigns it (once, however often start runs); stop unassigns.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -35,11 +35,6 @@ names() {
 map_ids() { ccctl list --json | jq -r '[.[] | "\(.name)=\(.map_id)"] | sort | join(" ")'; }
 maps_before=$(bpftool struct_ops list | wc -l)
 maps_back() { [ "$(bpftool struct_ops list | wc -l)" -eq "$maps_before" ]; }
-
-has_assign=yes
-if grep -q 'unknown command' <<<"$(ccctl assign 2>&1)"; then
-	has_assign=no
-fi
 
 # --- a good file, twice, then stop ------------------------------------------
 cat > "$D/good.conf" <<EOF
@@ -142,29 +137,28 @@ check_cmp "failing register: the default unchanged" "$(cat $CA_DEFAULT)" = "$bef
 check_cmp "failing register: no map, link or pin left" "$(ccctl_state)" = "$before"
 
 # --- cgroups ------------------------------------------------------------------
-if [ "$has_assign" = no ]; then
-	skip "assign: a cgroup gets its algorithm, created if missing" "this ccctl has no assign command"
-	skip "stop: every assignment undone" "this ccctl has no assign command"
-else
-	rmdir "$CG/t62" 2>/dev/null
-	printf 'register t62_a fixed default\nregister t62_b 2611\nassign t62_b %s/t62\n' "$CG" \
-		> "$D/cg.conf"
-	err=$("$APPLY" start "$D/cg.conf" 2>&1 >/dev/null)
-	check_cmp "assign: start exits 0" "$?" -eq 0
-	info "$err"
-	check "assign: the missing cgroup created" test -d "$CG/t62"
-	check "assign: ccctl lists the cgroup under t62_b" bash -c \
-		"ccctl list --json | jq -e '.[] | select(.name == \"t62_b\") | .cgroups |
-			index(\"$CG/t62\") // index(\"/t62\")' >/dev/null"
-	err=$("$APPLY" start "$D/cg.conf" 2>&1 >/dev/null)
-	check_cmp "assign: second start exits 0" "$?" -eq 0
-	err=$("$APPLY" stop 2>&1 >/dev/null)
-	check_cmp "assign: stop exits 0" "$?" -eq 0
-	info "$err"
-	check_cmp "assign: stop leaves nothing registered" "$(names)" = none
-	check_cmp "assign: stop puts the default back" "$(cat $CA_DEFAULT)" = "$before_default"
-	check "assign: no pins" no_pins
-	rmdir "$CG/t62" 2>/dev/null
-fi
+cglinks() { bpftool link show | grep -cE '^[0-9]+: cgroup '; }
+rmdir "$CG/t62" 2>/dev/null
+printf 'register t62_a fixed default\nregister t62_b 2611\nassign t62_b %s/t62\n' "$CG" \
+	> "$D/cg.conf"
+err=$("$APPLY" start "$D/cg.conf" 2>&1 >/dev/null)
+check_cmp "assign: start exits 0" "$?" -eq 0
+info "$err"
+check "assign: the missing cgroup created" test -d "$CG/t62"
+check_cmp "assign: ccctl lists the cgroup under t62_b" \
+	"$(ccctl list --json | jq -cS 'map({(.name): .cgroups}) | add')" = \
+	"{\"t62_a\":[],\"t62_b\":[\"$CG/t62\"]}"
+check_cmp "assign: one cgroup link" "$(cglinks)" -eq 1
+err=$("$APPLY" start "$D/cg.conf" 2>&1 >/dev/null)
+check_cmp "assign: second start exits 0" "$?" -eq 0
+check_cmp "assign: still one cgroup link" "$(cglinks)" -eq 1
+err=$("$APPLY" stop 2>&1 >/dev/null)
+check_cmp "assign: stop exits 0" "$?" -eq 0
+info "$err"
+check_cmp "assign: stop leaves nothing registered" "$(names)" = none
+check_cmp "assign: stop leaves no cgroup link" "$(cglinks)" -eq 0
+check_cmp "assign: stop puts the default back" "$(cat $CA_DEFAULT)" = "$before_default"
+check "assign: no pins" no_pins
+rmdir "$CG/t62" 2>/dev/null
 check "no struct_ops map left at the end" wait_for 10 maps_back
 rm -rf "$D"
