@@ -41,20 +41,6 @@ modules_up
 check "bic_ref loaded" bic_ref_up
 check "bpf_bic registered" ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/bench
 
-uptime_s() { cut -d' ' -f1 /proc/uptime; }
-
-# "busy total" CPU ticks so far; guest time is already inside user.
-cpu_ticks() {
-	awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print t - $5 - $6, t }' /proc/stat
-}
-
-# sleep_until T0 OFFSET: sleep until OFFSET seconds after uptime T0.
-sleep_until() {
-	local d
-	d=$(awk -v t0="$1" -v o="$2" -v now="$(uptime_s)" 'BEGIN { d = t0 + o - now; print (d > 0 ? d : 0) }')
-	sleep "$d"
-}
-
 # client DST PORT CA SECS [ARGS]: an iperf3 client that cannot hang the run.
 client() {
 	local dst=$1 port=$2 ca=$3 secs=$4
@@ -88,22 +74,6 @@ single() {
 	res "$test" "$ca" wall_s "$(awk -v t=$((t1 - t0)) 'BEGIN { printf "%.2f", t / 100 }')"
 	info "$test $ca: $bps bit/s, 90% after ${t90}s, CPU $((b1 - b0))/$((t1 - t0)) ticks busy"
 	[ "$bps" -gt 0 ]
-}
-
-# acked_bytes: "peer_addr:port bytes_acked" of the busiest connection to
-# each server port (the iperf3 data connection, not its control one).
-acked_bytes() {
-	in_snd ss -tinHO | awk '{
-		peer = ""; n = 0; b = 0
-		for (i = 1; i <= NF; i++) {
-			if ($i ~ /^[0-9.]+:[0-9]+$/ && ++n == 2)
-				peer = $i
-			if ($i ~ /^bytes_acked:/)
-				b = substr($i, 13)
-		}
-		if (peer != "" && b + 0 > max[peer] + 0)
-			max[peer] = b
-	} END { for (p in max) print p, max[p] }'
 }
 
 # shared TEST CA SECS STAGGER DST...: one flow per DST (address), flow i

@@ -210,6 +210,43 @@ undo_rows() {
 		{ pss = $8 }' "$1"
 }
 
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
+# sleep_until T0 OFFSET: sleep until OFFSET seconds after uptime T0.
+sleep_until() {
+	sleep "$(awk -v t0="$1" -v o="$2" -v now="$(uptime_s)" 'BEGIN { d = t0 + o - now; print (d > 0 ? d : 0) }')"
+}
+
+# cpu_ticks: "BUSY TOTAL", the guest's CPU ticks so far (busy: all but idle
+# and iowait; guest time is already inside user).  cpu_busy START: the
+# fraction of the CPU busy since cpu_ticks gave START, e.g. 0.93.
+cpu_ticks() {
+	awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print t - $5 - $6, t }' /proc/stat
+}
+cpu_busy() {
+	local b0 t0 b1 t1
+	read -r b0 t0 <<< "$1"
+	read -r b1 t1 <<< "$(cpu_ticks)"
+	awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) 'BEGIN { printf "%.2f", t ? b / t : 0 }'
+}
+
+# acked_bytes: "peer_addr:port bytes_acked" of the busiest connection of the
+# sender to each peer address and port (an iperf3 data connection, not its
+# control one).
+acked_bytes() {
+	in_snd ss -tinHO | awk '{
+		peer = ""; n = 0; b = 0
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^[0-9.]+:[0-9]+$/ && ++n == 2)
+				peer = $i
+			if ($i ~ /^bytes_acked:/)
+				b = substr($i, 13)
+		}
+		if (peer != "" && b + 0 > max[peer] + 0)
+			max[peer] = b
+	} END { for (p in max) print p, max[p] }'
+}
+
 # wait_for SECONDS COMMAND...: poll until the command succeeds.
 wait_for() {
 	local end=$(( $(date +%s) + $1 ))

@@ -60,20 +60,8 @@ ca_down() {
 	ccctl unregister bpf_bic_2611 > /dev/null
 }
 
-uptime_s() { cut -d' ' -f1 /proc/uptime; }
-
-# cpu_ticks: "busy total" CPU ticks so far; cpu_busy "BUSY TOTAL": the
-# fraction of the guest CPU busy since then (a flow that saw 90% or more
-# was limited by the emulated CPU, not by the path).
-cpu_ticks() {
-	awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print t - $5 - $6, t }' /proc/stat
-}
-cpu_busy() {
-	local b0 t0 b1 t1
-	read -r b0 t0 <<< "$1"
-	read -r b1 t1 <<< "$(cpu_ticks)"
-	awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) 'BEGIN { printf "%.2f", t ? b / t : 0 }'
-}
+# (cpu_busy: a flow that saw 0.90 or more was limited by the emulated CPU,
+# not by the path.)
 
 # client PORT CA SECS: an iperf3 client that cannot hang the study.
 client() {
@@ -229,28 +217,6 @@ single() {
 	rm -f "/tmp/$tag.csv" "/tmp/$tag.csv.plot" "/tmp/$tag.json"
 }
 
-# acked_bytes: "port bytes_acked" of the data connection (the busiest) to
-# each server port.
-acked_bytes() {
-	in_snd ss -tinHO | awk '{
-		peer = ""; n = 0; b = 0
-		for (i = 1; i <= NF; i++) {
-			if ($i ~ /^[0-9.]+:[0-9]+$/ && ++n == 2)
-				peer = $i
-			if ($i ~ /^bytes_acked:/)
-				b = substr($i, 13)
-		}
-		sub(/.*:/, "", peer)
-		if (peer != "" && b + 0 > max[peer] + 0)
-			max[peer] = b
-	} END { for (p in max) print p, max[p] }'
-}
-
-# sleep_until T0 OFFSET: sleep until OFFSET seconds after uptime T0.
-sleep_until() {
-	sleep "$(awk -v t0="$1" -v o="$2" -v now="$(uptime_s)" 'BEGIN { d = t0 + o - now; print (d > 0 ? d : 0) }')"
-}
-
 # share CA REORDER QUEUE RUN: CA on port 5201 and Reno on 5202, started
 # together; each one's goodput over [SKIP, SECS - 1] s from bytes_acked.
 share() {
@@ -276,9 +242,10 @@ share() {
 	drops=$(queue_drops)
 	reap 5201 5202
 	[ "$rc" -eq 0 ] || return 1
-	bps=$(awk -v dt="$(awk -v a="$ts1" -v b="$ts2" 'BEGIN { print b - a }')" '
+	bps=$(awk -v dt="$(awk -v a="$ts1" -v b="$ts2" 'BEGIN { print b - a }')" \
+		-v p1="$RCV_ADDR:5201" -v p2="$RCV_ADDR:5202" '
 		FNR == NR { b1[$1] = $2; next } { b2[$1] = $2 }
-		END { printf "%.0f %.0f\n", (b2[5201] - b1[5201]) * 8 / dt, (b2[5202] - b1[5202]) * 8 / dt }' \
+		END { printf "%.0f %.0f\n", (b2[p1] - b1[p1]) * 8 / dt, (b2[p2] - b1[p2]) * 8 / dt }' \
 		/tmp/acked.1 /tmp/acked.2)
 	row share "$ca" "$reo" "$q" "$run" $((BDP_PKTS + q)) "${bps% *}" \
 		"$(nstat_sum /tmp/nstat TcpOutSegs)" "$(nstat_sum /tmp/nstat TcpRetransSegs)" \

@@ -339,18 +339,6 @@ dropped() {
 		awk -F '[:,]' '/"events_dropped":/ { gsub(/ /, "", $2); print $2 }'
 }
 
-# The guest's CPU time, busy and all, in ticks; cpu_busy START: percent
-# busy since cpu_now gave START.
-cpu_now() {
-	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat
-}
-cpu_busy() {
-	local b0 t0 b1 t1
-	read -r b0 t0 <<<"$1"
-	read -r b1 t1 <<<"$(cpu_now)"
-	echo $(( 100 * (b1 - b0) / (t1 - t0 + 1) ))
-}
-
 # --- ring buffer full -----------------------------------------------------
 check "register bpf_bic, traced" ccctl register --trace
 bss=$(bss_map_id bic)
@@ -364,7 +352,7 @@ tracer=$!
 check "bictrace attached" wait_for 10 test -s "$dir/trace.csv"
 kill -STOP "$tracer"
 d0=$(dropped "$bss")
-t0=$(date +%s) cpu0=$(cpu_now)
+t0=$(date +%s) cpu0=$(cpu_ticks)
 info "ring phase starts at $((t0 - start_time))s"
 SLOT_NICE=0
 # A slow guest may keep flows from slow start (CPU- rather than cwnd-limited:
@@ -378,7 +366,7 @@ while :; do
 	if [ "$d1" -gt "$d0" ] || [ "$(date +%s)" -ge $((t0 + 60)) ]; then break; fi
 done
 info "ring phase: $((d1 - d0)) events dropped, $rounds round(s) of flows," \
-	"$(( $(date +%s) - t0 ))s, guest CPU $(cpu_busy "$cpu0")% busy"
+	"$(( $(date +%s) - t0 ))s, guest CPU $(cpu_busy "$cpu0") busy"
 check_cmp "with bictrace stopped the ring filled and bpf_bic counted the dropped events" "$d1" -gt "$d0"
 check_flows ring "ring phase" "$RING_SLOTS"
 check_cmp "ring phase: no connection reset or aborted" "$(resets_now)" -eq 0
@@ -421,7 +409,7 @@ else
 	skip "swap bpf_bic under the soak" "$NO_LINK_WHY"
 fi
 on=bpf_bic variant=fixed spare=yes netem_i=0 moved=0 not_bic=0 samples=0
-t0=$(date +%s) cpu0=$(cpu_now)
+t0=$(date +%s) cpu0=$(cpu_ticks)
 deadline=$((t0 + SOAK_SECS))
 info "soak starts at $((t0 - start_time))s"
 SLOT_NICE=10		# the flows' processes yield to the churn's
@@ -479,7 +467,7 @@ done
 soak_took=$(( $(date +%s) - t0 ))
 wait "${slot_pids[@]}"
 resets_soak=$(resets_now)
-info "soak: ${soak_took}s (SOAK_SECS=$SOAK_SECS), $i churn actions, guest CPU $(cpu_busy "$cpu0")% busy"
+info "soak: ${soak_took}s (SOAK_SECS=$SOAK_SECS), $i churn actions, guest CPU $(cpu_busy "$cpu0") busy"
 for kind in "${kinds[@]}"; do
 	info "churn $kind: ${done_n[$kind]:-0} done, ${fail_n[$kind]:-0} failed"
 done
