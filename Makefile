@@ -465,11 +465,10 @@ BENCH_ICOUNT	:= shift=3,sleep=off
 # ccctl at scale: migrate, swap and list with SCALE_COUNTS established
 # connections, in a boot of its own under the same -icount
 # (tests/guest/scale.sh); eval/scale-report.sh writes its section of
-# docs/bench.md, in place of the one there.  make bench carries the last
-# section over its own report, so that a scale run that fails (see
-# tests/guest/scale.sh) leaves it as it was.
+# docs/bench.md, in place of the one there (bench-report.sh keeps the
+# sections it does not write), so that a scale run that fails (see
+# tests/guest/scale.sh) leaves the last one as it was.
 SCALE_COUNTS	?= 0 100 1000 5000
-SCALE_TITLE	:= \#\# ccctl at scale
 
 define scale_run
 	$(call msg,VM,scale $(SCALE_COUNTS) (-icount $(BENCH_ICOUNT)))
@@ -497,10 +496,7 @@ bench: $(call initrd,$(KGUEST)) eval/bench-report.sh eval/scale-report.sh
 		$(call bench_boot,cost,,--cost) & pids="$$pids $$!"; \
 		rc=0; for p in $$pids; do wait $$p || rc=1; done; exit $$rc
 	$(call msg,REPORT,docs/bench.md)
-	$(Q)sed -n '/^$(SCALE_TITLE)$$/,$$p' docs/bench.md > $(BUILD)/bench-scale.md 2>/dev/null || true
 	$(Q)./eval/bench-report.sh $(BUILD)/bench-data docs/bench.md $(BENCH_ICOUNT)
-	$(Q)if [ -s $(BUILD)/bench-scale.md ]; then echo >> docs/bench.md && \
-		cat $(BUILD)/bench-scale.md >> docs/bench.md; fi
 	$(scale_run)
 
 # The seed's question with data: the 2.6.11 undo against the fix and the

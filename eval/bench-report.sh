@@ -1,7 +1,8 @@
 #!/bin/bash
 # make bench, host side: the guest's raw numbers (tests/guest/bench.sh, one
 # boot for the scenario matrix, one for the per-ACK cost) as markdown
-# tables, printed and written to a file meant to be committed.
+# tables, printed and written to a file meant to be committed.  Its own
+# sections replace those of the file; the others (make scale's) stay.
 #
 # usage: bench-report.sh DATA_DIR OUT.md [ICOUNT]
 #   ICOUNT	the -icount option the cost boot ran with (shift=N,...), so
@@ -15,6 +16,8 @@ data=$1 out=$2 icount=${3:-}
 tsvs=$(find "$data" -name 'bench-*.tsv' | sort)
 [ -n "$tsvs" ] || die "no bench-*.tsv below $data: did the guest run tests/bench.sh?"
 mkdir -p "$(dirname "$out")"
+MATRIX_TITLE="## Scenario matrix"
+COST_TITLE="## Per-ACK cost, BPF against native"
 
 # v[TEST|CA|METRIC]: each value as the guest wrote it (the matrix's boots
 # each add their own guest time); a matrix test is SCENARIO@RUN.
@@ -219,9 +222,9 @@ ack_table() {
 	tmp=$(mktemp)
 	echo "| algorithm | runs | tcp_ack() ns, one segment acked, median (min-max) | emulated instructions | / bic_ref | instructions more than bic_ref |"
 	echo "|---|---|---|---|---|---|"
-	ack_rows "$1" | compare 3 table
-	echo
 	ack_rows "$1" > "$tmp"
+	compare 3 table < "$tmp"
+	echo
 	pair_line "the method's own noise: two native BICs" bic/bic_ref 3 < "$tmp"
 	pair_line "another native algorithm, for scale (its own work differs)" cubic/bic_ref 3 < "$tmp"
 	pair_line "BPF bic against native, per call" bpf_bic/bic_ref 3 < "$tmp"
@@ -309,7 +312,7 @@ pair_line() {
 }
 
 matrix_section() {
-	echo "## Scenario matrix"
+	echo "$MATRIX_TITLE"
 	echo
 	local runs
 	runs=${m[util1|${algs[0]}|util]##* }
@@ -352,15 +355,16 @@ matrix_section() {
 cost_section() {
 	local clock="host time" k p n ns idle acks order tmp floor
 	tmp=$(mktemp)
+	cost_rows > "$tmp"
 	read -ra order <<<"${v[all|cost|algs]}"
 	COST_ORDER=${order[*]}
 	idle=$(for k in "${!v[@]}"; do
 		if [[ $k == cost[0-9]*"|idle_ns" ]]; then echo "${v[$k]}"; fi
 	done | sort -n | tail -n 1)
-	acks=$(cost_rows | cut -f4 | sort -n | sed -n '1p;$p' | paste -sd-)
+	acks=$(cut -f4 "$tmp" | sort -n | sed -n '1p;$p' | paste -sd-)
 	[ -n "$ns_per_insn" ] &&
 		clock="QEMU -icount $icount, $ns_per_insn ns of guest time per emulated instruction"
-	echo "## Per-ACK cost, BPF against native"
+	echo "$COST_TITLE"
 	echo
 	echo "Guest: ${v[all|cost|kernel]:-?} on ${v[all|cost|cpu]:-?}, 1 vCPU;"
 	echo "guest clock: $clock."
@@ -382,9 +386,8 @@ cost_section() {
 	echo
 	echo "| algorithm | runs | busy guest ns per ACK, median (min-max) | emulated instructions per ACK | cost / bic_ref, median (min-max) | instructions per ACK more than bic_ref |"
 	echo "|---|---|---|---|---|---|"
-	cost_rows | compare 5 table
+	compare 5 table < "$tmp"
 	echo
-	cost_rows > "$tmp"
 	pair_line "the method's own noise: two native BICs that do the same work" bic/bic_ref 5 < "$tmp"
 	pair_line "another native algorithm, which does more per ACK (see inside tcp_ack() below)" \
 		cubic/bic_ref 5 < "$tmp"
@@ -489,6 +492,14 @@ cost_section() {
 	done
 }
 
+# The sections of OUT this report does not write (make scale's), to keep
+# after its own.
+others() {
+	[ -s "$out" ] || return 0
+	awk -v a="$MATRIX_TITLE" -v b="$COST_TITLE" '/^## / { keep = $0 != a && $0 != b } keep' "$out"
+}
+kept=$(others)
+
 {
 	echo "# Benchmarks"
 	echo
@@ -501,6 +512,10 @@ cost_section() {
 		echo
 	fi
 	[ -n "${v[cost1|bic_ref|ns]:-}" ] && cost_section
+	if [ -n "$kept" ]; then
+		echo
+		echo "$kept"
+	fi
 } > "$out.tmp"
 mv "$out.tmp" "$out"
 cat "$out"
