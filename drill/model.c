@@ -688,12 +688,9 @@ static void sacktag_one(struct model *m, uint32_t i, int *flag, uint32_t *sack_d
 static void sacktag(struct model *m, const struct ack *a, uint32_t prior_una, int *flag,
 		    uint32_t *sack_delivered)
 {
+	uint32_t i, highest = highest_sack_end(m);
 	int b = 0;
-	uint32_t i, highest = 0;
 
-	for (i = m->una; i < m->nxt; i++)
-		if (m->sk[i] & S_SACKED)
-			highest = i + 1;
 	if (a->dsack) {
 		const struct sack_block *d = &a->sacks[0];
 
