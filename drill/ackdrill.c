@@ -487,8 +487,10 @@ static int k_info(struct sender *s, struct tcpstat *st)
 	struct tcp_info ti;
 	socklen_t len = sizeof(ti);
 
-	if (getsockopt(k->sk, IPPROTO_TCP, TCP_INFO, &ti, &len))
+	if (getsockopt(k->sk, IPPROTO_TCP, TCP_INFO, &ti, &len)) {
+		fprintf(stderr, "ackdrill: reading TCP_INFO: %s\n", strerror(errno));
 		return -1;
+	}
 	st->cwnd = ti.tcpi_snd_cwnd;
 	st->ssthresh = ti.tcpi_snd_ssthresh;
 	st->ca_state = ti.tcpi_ca_state;

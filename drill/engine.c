@@ -111,15 +111,14 @@ static int app(struct peer *p)
 	return p->snd->app_write(p->snd, p->last.ack + lead);
 }
 
-static void row(struct peer *p, const char *event)
+/* One CSV row of the sender's state after event; -1 if it cannot be read. */
+static int row(struct peer *p, const char *event)
 {
 	struct tcpstat st;
 	int i;
 
-	if (p->snd->info(p->snd, &p->st)) {
-		fprintf(stderr, "ackdrill: cannot read the sender's state\n");
-		exit(1);
-	}
+	if (p->snd->info(p->snd, &p->st))
+		return -1;
 	fprintf(p->csv, "%u,%s,%u,", p->step++, event, p->last.ack);
 	for (i = 0; i < p->last.nsacks; i++)
 		fprintf(p->csv, "%s%s%u-%u", i ? " " : "", i == 0 && p->last.dsack ? "d" : "",
@@ -129,6 +128,7 @@ static void row(struct peer *p, const char *event)
 		st.cwnd, st.ssthresh, st.ca_state, st.unacked, st.sacked, st.lost, st.retrans,
 		st.total_retrans, st.retransmits);
 	p->new_segs = p->retx_segs = 0;
+	return 0;
 }
 
 static void receive(struct peer *p, uint32_t idx, uint32_t tsval)
@@ -235,9 +235,8 @@ static int send_ack(struct peer *p)
 		p->snd->now(p->snd, &us1, &ticks1);
 	acked = a.ack - p->last.ack;
 	p->last = a;
-	if (app(p) || drain(p) < 0)
+	if (app(p) || drain(p) < 0 || row(p, "ack"))
 		return -1;
-	row(p, "ack");
 	if (p->snd->now && p->snd->has_gate) {
 		/* The kernel took the ACK between the two readings. */
 		if (pre.cwnd != p->plateau_cwnd)
@@ -353,8 +352,7 @@ static int run_op(struct peer *p, const struct op *op)
 		p->plateau_cwnd = 0;
 		if (p->qhead == p->qtail)
 			return fail(p, op, "the retransmission timer sent nothing");
-		row(p, "rto");
-		return 0;
+		return row(p, "rto");
 	case OP_WAIT_GATE:
 		p->plateau_cwnd = 0;	/* the next ACK recomputes, whatever cwnd */
 		return p->snd->wait_gate(p->snd);
@@ -382,10 +380,8 @@ int drill_run(const struct script *sc, struct sender *snd, FILE *csv)
 
 	fprintf(csv, "step,event,ack,sack,new,retx,cwnd,ssthresh,state,unacked,sacked,lost,"
 		"retrans,total_retrans,rtos\n");
-	if (app(p) || drain(p) < 0)
+	if (app(p) || drain(p) < 0 || row(p, "start"))
 		err = -1;
-	else
-		row(p, "start");
 	for (i = 0; !err && i < sc->nops; i++)
 		err = run_op(p, &sc->ops[i]);
 	if (!err && p->gate_risk)
