@@ -13,6 +13,7 @@
 #   make study	2.6.11 undo vs the fix under reordering, into docs/study.md
 #   make soak	t_57_soak for SOAK_SECS (600) on the first of KERNELS
 #   make kpatch-kernel-test	a whole 6.12 built with patches/ (~40 min), tested
+#   make debian-test	the Debian package installed, rebooted and removed on a Debian guest
 #
 # V=1 prints full commands.
 
@@ -73,7 +74,7 @@ GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/loader/ccc
 DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
-.PHONY: all deps demo test unit-test vm-test initramfs kmod kpatch kpatch-kernel kpatch-kernel-test \
+.PHONY: all deps demo test unit-test vm-test debian-test initramfs kmod kpatch kpatch-kernel kpatch-kernel-test \
 	plots bench scale study model soak clean distclean
 .DELETE_ON_ERROR:
 
@@ -515,11 +516,32 @@ study: $(call initrd,$(KGUEST)) eval/study-report.sh eval/study.gp
 	$(call msg,REPORT,docs/study.md $(BUILD)/study)
 	$(Q)./eval/study-report.sh $(BUILD)/study-data docs/study.md $(BUILD)/study $(STUDY_ICOUNT)
 
+# --- the Debian package on a real Debian guest ------------------------------
+# A bookworm root with systemd and the primary kernel installed by dpkg (its
+# initrd by initramfs-tools), cached; every run makes a disk image of it with
+# the package and tests/debian/ on it, boots it, lets it reboot once between
+# its stages and power off (tests/debian/run.sh).
+DEBIAN_ROOT	:= $(BUILD)/debian/root
+DEBIAN_KDEB	:= $(BUILD)/debs/$(KIMG_$(KPRIMARY))_$(subst :,%3a,$(KPKG_$(KPRIMARY)))_amd64.deb
+DEBIAN_TEST_DEB	?= $(DEB)
+DEBIAN_TIMEOUT	?= 900
+
+$(BUILD)/debian/.root-done: vm-image/mkdebian.sh vm-image/mirror.sh vm-image/versions.mk \
+		$(call kdir,$(KPRIMARY))/.fetched $(BPFTOOL) | $(STAMP_DEPS)
+	$(call msg,ROOT,$(DEBIAN_ROOT) (debootstrap bookworm, $(KIMG_$(KPRIMARY))))
+	$(Q)./vm-image/mkdebian.sh $(DEBIAN_ROOT) $(DEBIAN_KDEB) $(BPFTOOL) $(DEBIAN_ROOT_PKGS)
+	$(Q)touch $@
+
+debian-test: $(DEBIAN_TEST_DEB) $(BUILD)/debian/.root-done
+	$(call msg,VM,the package on Debian ($(notdir $(DEBIAN_TEST_DEB))))
+	$(Q)ACCEL_CACHE=$(BUILD)/accel ./tests/debian/run.sh $(DEBIAN_ROOT) $(DEBIAN_TEST_DEB) \
+		$(BUILD)/debian/run $(DEBIAN_TIMEOUT)
+
 clean:
 	$(call msg,CLEAN,build products)
 	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/drill $(BUILD)/tests $(GUEST) $(BUILD)/out $(BUILD)/demo \
 		$(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data $(BUILD)/scale-data \
-		$(BUILD)/study $(BUILD)/study-data \
+		$(BUILD)/study $(BUILD)/study-data $(BUILD)/debian/run \
 		$(foreach k,$(KERNELS_ALL),$(call kdir,$(k))/guest $(call kdir,$(k))/kmod \
 			$(call initrd,$(k)) $(call kdir,$(k))/initramfs.root)
 
