@@ -13,6 +13,8 @@
 #   make study	2.6.11 undo vs the fix under reordering, into docs/study.md
 #   make soak	t_57_soak for SOAK_SECS (600) on the first of KERNELS
 #   make kpatch-kernel-test	a whole 6.12 built with patches/ (~40 min), tested
+#   make install	ccctl, bictrace, the objects, bpf-bic.service (PREFIX, DESTDIR)
+#   make deb	the Debian package, build/deb/bpf-bic_VERSION_amd64.deb
 #   make debian-test	the Debian package installed, rebooted and removed on a Debian guest
 #
 # V=1 prints full commands.
@@ -371,7 +373,7 @@ unit-test: $(UNIT_TESTS)
 # --- guest image -----------------------------------------------------------
 # What every guest shares; each kernel's initramfs adds its own tree on top.
 $(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS) $(BPF_TEST_OBJS) $(GUEST_BINS) \
-		$(GUEST_TESTS) \
+		$(GUEST_TESTS) dist/bpf-bic-apply \
 		$(DRILL_SCRIPTS) $(DRILL_EXPECT)
 	$(call msg,GUEST,$(GUEST))
 	$(Q)rm -rf $(GUEST) && mkdir -p $(GUEST)/opt/bic/bpf/nolink $(GUEST)/opt/bic/bpf/test \
@@ -388,6 +390,7 @@ $(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS) $(BPF_TEST_OBJS
 		$(GUEST)/opt/bic/bpf/trace/nolink/
 	$(Q)cp $(GUEST_BINS) $(GUEST)/usr/sbin/
 	$(Q)cp $(GUEST_TESTS) $(GUEST)/opt/bic/tests/
+	$(Q)install -D -m 755 dist/bpf-bic-apply $(GUEST)/usr/lib/bpf-bic/bpf-bic-apply
 	$(Q)touch $@
 
 initramfs: $(INITRDS)
@@ -516,6 +519,60 @@ study: $(call initrd,$(KGUEST)) eval/study-report.sh eval/study.gp
 	$(call msg,REPORT,docs/study.md $(BUILD)/study)
 	$(Q)./eval/study-report.sh $(BUILD)/study-data docs/study.md $(BUILD)/study $(STUDY_ICOUNT)
 
+# --- on a real host: make install, make deb -------------------------------
+# make install copies what the build made (it builds nothing else) under
+# DESTDIR/PREFIX: ccctl and bictrace, the BPF objects in the guest's layout
+# (/opt/bic/bpf there), the boot script and its unit, man pages, bash
+# completion, and /etc/bpf-bic.conf unless one is there already.
+PREFIX		?= /usr/local
+DESTDIR		?=
+SYSCONFDIR	?= /etc
+UNITDIR		?= $(PREFIX)/lib/systemd/system
+PKGLIB		= $(DESTDIR)$(PREFIX)/lib/bpf-bic
+COMPDIR		= $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+MANDIR		= $(DESTDIR)$(PREFIX)/share/man
+INSTALL_FILES	:= $(BUILD)/loader/ccctl $(BUILD)/loader/bictrace $(BPF_OBJS) $(BPF_NOLINK_OBJS) \
+		   $(BPF_TRACE_OBJS) dist/bpf-bic-apply dist/bpf-bic.service dist/bpf-bic.conf \
+		   dist/completion/ccctl dist/completion/bictrace \
+		   man/ccctl.8 man/bictrace.8 man/bpf-bic.conf.5
+
+.PHONY: install deb
+install: $(INSTALL_FILES)
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -d $(DESTDIR)$(PREFIX)/sbin $(PKGLIB)/bpf/nolink $(PKGLIB)/bpf/trace/nolink \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR) $(COMPDIR) $(MANDIR)/man5 $(MANDIR)/man8
+	$(Q)install -m 755 $(BUILD)/loader/ccctl $(BUILD)/loader/bictrace $(DESTDIR)$(PREFIX)/sbin/
+	$(Q)install -m 644 $(BPF_OBJS) $(PKGLIB)/bpf/
+	$(Q)install -m 644 $(BPF_NOLINK_OBJS) $(PKGLIB)/bpf/nolink/
+	$(Q)install -m 644 $(filter-out %/nolink/bic.bpf.o %/nolink/bic_2611.bpf.o,$(BPF_TRACE_OBJS)) \
+		$(PKGLIB)/bpf/trace/
+	$(Q)install -m 644 $(filter %/nolink/bic.bpf.o %/nolink/bic_2611.bpf.o,$(BPF_TRACE_OBJS)) \
+		$(PKGLIB)/bpf/trace/nolink/
+	$(Q)install -m 755 dist/bpf-bic-apply $(PKGLIB)/
+	$(Q)sed -e 's|@LIBDIR@|$(PREFIX)/lib|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		dist/bpf-bic.service > $(DESTDIR)$(UNITDIR)/bpf-bic.service
+	$(Q)[ -e $(DESTDIR)$(SYSCONFDIR)/bpf-bic.conf ] || \
+		install -m 644 dist/bpf-bic.conf $(DESTDIR)$(SYSCONFDIR)/
+	$(Q)install -m 644 dist/completion/ccctl dist/completion/bictrace $(COMPDIR)/
+	$(Q)install -m 644 man/bpf-bic.conf.5 $(MANDIR)/man5/
+	$(Q)install -m 644 man/ccctl.8 man/bictrace.8 $(MANDIR)/man8/
+
+# make deb: the Debian package bpf-bic, built by dpkg-buildpackage and dh
+# (debian/rules) in a copy of debian/ under build/deb, where it also writes
+# the .deb; its log is build/deb/build.log.
+DEB_VERSION	:= $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
+DEB		:= $(BUILD)/deb/bpf-bic_$(DEB_VERSION)_amd64.deb
+
+deb: $(DEB)
+	@echo $(DEB)
+
+$(DEB): $(INSTALL_FILES) $(wildcard debian/* debian/source/*) README.md | $(STAMP_DEPS)
+	$(call msg,DEB,$@)
+	$(Q)rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/bpf-bic
+	$(Q)cp -r debian README.md $(BUILD)/deb/bpf-bic/
+	$(Q)cd $(BUILD)/deb/bpf-bic && TOP=$(CURDIR) dpkg-buildpackage -b -us -uc \
+		> ../build.log 2>&1 || { tail -n 20 ../build.log >&2; exit 1; }
+
 # --- the Debian package on a real Debian guest ------------------------------
 # A bookworm root with systemd and the primary kernel installed by dpkg (its
 # initrd by initramfs-tools), cached; every run makes a disk image of it with
@@ -541,7 +598,7 @@ clean:
 	$(call msg,CLEAN,build products)
 	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/drill $(BUILD)/tests $(GUEST) $(BUILD)/out $(BUILD)/demo \
 		$(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data $(BUILD)/scale-data \
-		$(BUILD)/study $(BUILD)/study-data $(BUILD)/debian/run \
+		$(BUILD)/study $(BUILD)/study-data $(BUILD)/deb $(BUILD)/debian/run \
 		$(foreach k,$(KERNELS_ALL),$(call kdir,$(k))/guest $(call kdir,$(k))/kmod \
 			$(call initrd,$(k)) $(call kdir,$(k))/initramfs.root)
 
