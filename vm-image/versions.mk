@@ -97,9 +97,3 @@ EPERM_LEAK_7.3	:= no
 # kmod-in-root.sh checks that the root's compiler is exactly the kernel's.
 KBUILD_ROOT_7.3	:= trixie
 KBUILD_ROOT_PKGS_trixie := gcc-14 make libc6-dev libelf1t64
-
-# The Debian guest of make debian-test (vm-image/mkdebian.sh): bookworm with
-# systemd, the primary kernel, and what the test and the package need, all
-# in the root so that apt installs the package offline.
-DEBIAN_ROOT_PKGS := systemd systemd-sysv apt udev kmod iproute2 iperf3 procps initramfs-tools \
-		    libelf1 zlib1g libcap2 jq
