@@ -67,7 +67,8 @@ BPF_TRACE_OBJS	:= $(addprefix $(BUILD)/bpf/trace/,bic.bpf.o bic_2611.bpf.o \
 		   nolink/bic.bpf.o nolink/bic_2611.bpf.o)
 BPF_TEST_OBJS	:= $(BUILD)/bpf/test/badname.bpf.o $(BUILD)/bpf/test/reno.bpf.o \
 		   $(BUILD)/bpf/test/reno_acked.bpf.o $(BUILD)/bpf/test/bic_1e.bpf.o
-SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/migrate.skel.h
+SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/migrate.skel.h \
+		   $(BUILD)/bpf/assign.skel.h
 UNIT_TESTS	:= $(BUILD)/tests/test_bic_math $(BUILD)/tests/test_names
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
 GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/loader/ccctl-faults \
@@ -260,7 +261,7 @@ $(BUILD)/bpf/test/reno.bpf.o $(BUILD)/bpf/test/reno_acked.bpf.o: bpf/reno.bpf.c 
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) \
 		$(if $(findstring acked,$@),-DRENO_ACKED=1) -c $< -o $@
 
-$(BUILD)/bpf/migrate.bpf.o $(BUILD)/bpf/ackcost.bpf.o: $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BPF_DEPS)
+$(BUILD)/bpf/migrate.bpf.o $(BUILD)/bpf/assign.bpf.o $(BUILD)/bpf/ackcost.bpf.o: $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BPF_DEPS)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
@@ -274,14 +275,14 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 # --- user-space tools run in the guest -------------------------------------
 LOADER_CFLAGS := $(CFLAGS) -Wno-unused-parameter -I$(TOOLS)/usr/include -I$(BUILD)/bpf -Ibpf
 LOADER_LIBS := $(LIBBPF_A) -lelf -lz
-CCCTL_OBJS := $(addprefix $(BUILD)/loader/,ccctl.o features.o names.o netns.o sockdiag.o)
+CCCTL_OBJS := $(addprefix $(BUILD)/loader/,ccctl.o cgroup.o features.o names.o netns.o sockdiag.o)
 
 $(BUILD)/loader/%.o: loader/%.c $(LIBBPF_A) $(wildcard loader/*.h) bpf/bic_event.h
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CFLAGS) -c $< -o $@
 
 # ccctl embeds its BPF objects as skeletons.
-$(BUILD)/loader/ccctl.o: $(SKELS)
+$(BUILD)/loader/ccctl.o $(BUILD)/loader/cgroup.o: $(SKELS)
 
 $(BUILD)/loader/ccctl: $(CCCTL_OBJS)
 	$(call msg,LD,$@)

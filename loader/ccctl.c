@@ -36,6 +36,7 @@
 #include <bpf/libbpf.h>
 #include "bic_event.h"
 #include "ccctl.h"
+#include "cgroup.h"
 #include "features.h"
 #include "names.h"
 #include "netns.h"
@@ -44,8 +45,6 @@
 #include "bic_2611.skel.h"
 #include "migrate.skel.h"
 
-#define BPF_FS		"/sys/fs/bpf"
-#define PIN_ROOT	BPF_FS "/ccctl"
 #define VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
 #define CA_AVAILABLE	"/proc/sys/net/ipv4/tcp_available_congestion_control"
 #define CA_ALLOWED	"/proc/sys/net/ipv4/tcp_allowed_congestion_control"
@@ -58,6 +57,7 @@ enum {
 	OPT_OBJECT	= 1 << 2,
 	OPT_JSON	= 1 << 3,
 	OPT_TRACE	= 1 << 4,
+	OPT_CGROUP	= 1 << 5,
 };
 
 enum {
@@ -68,12 +68,13 @@ enum {
 };
 
 /* Long-only options get keys outside the character range. */
-enum { KEY_VARIANT = 0x100, KEY_NAME, KEY_OBJECT, KEY_TRACE };
+enum { KEY_VARIANT = 0x100, KEY_NAME, KEY_OBJECT, KEY_TRACE, KEY_CGROUP };
 
 static struct env {
 	const char *variant;
 	const char *name;
 	const char *object;
+	const char *cgroup;
 	bool json;
 	bool trace;
 	bool verbose;
@@ -92,6 +93,7 @@ static const struct argp_option opts[] = {
 	{ "object", KEY_OBJECT, "FILE", 0, "Load tcp_congestion_ops from a BPF object FILE", 0 },
 	{ "trace", KEY_TRACE, NULL, 0,
 	  "register/swap: record BIC events for bictrace (default: off)", 0 },
+	{ "cgroup", KEY_CGROUP, "PATH", 0, "assign/unassign: the cgroup v2 directory", 0 },
 	{ "json", 'j', NULL, 0, "list/status/features: print JSON", 0 },
 	{ "verbose", 'v', NULL, 0, "Let libbpf print its log", 0 },
 	{},
@@ -110,6 +112,10 @@ static const char doc[] =
 	"                       connections keep the one they have\n"
 	"  migrate FROM TO      switch connections (in every network namespace)\n"
 	"                       from algorithm FROM to algorithm TO\n"
+	"  assign NAME --cgroup PATH\n"
+	"                       new connections of the cgroup's processes get NAME\n"
+	"  unassign --cgroup PATH\n"
+	"                       new connections of the cgroup get the default again\n"
 	"  features             what this kernel supports (struct_ops links, swap)\n";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
@@ -137,6 +143,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case KEY_TRACE:
 		env.trace = true;
 		env.opts |= OPT_TRACE;
+		break;
+	case KEY_CGROUP:
+		env.cgroup = arg;
+		env.opts |= OPT_CGROUP;
 		break;
 	case 'j':
 		env.json = true;
@@ -715,7 +725,8 @@ static int register_map(const struct ca_obj *ca)
 /*
  * What a ccctl killed mid-command leaves: a pin of NAME while the kernel
  * has no algorithm of that name, so the pin registers nothing (a detached
- * link, a map never written or already deleted), or an empty directory.
+ * link, a map never written or already deleted), or an empty directory;
+ * and assignments to a cgroup that is gone, or of an algorithm that is.
  * Every command that takes the lock clears them all first: holding the
  * lock, it knows no other ccctl is half-way through making one.
  */
@@ -727,8 +738,13 @@ static void clear_stale(void)
 
 	d = opendir(PIN_ROOT);
 	while (d && (de = readdir(d))) {
-		if (!valid_name(de->d_name) || ca_available(de->d_name))
+		if (!valid_name(de->d_name))
 			continue;
+		if (ca_available(de->d_name)) {
+			cgroup_clear_stale(de->d_name, false);
+			continue;
+		}
+		cgroup_clear_stale(de->d_name, true);
 		if (!reg_get(de->d_name, &r)) {
 			close(r.fd);
 			unlink(r.path);
@@ -772,6 +788,13 @@ static int refuse_default(void *ctx, const char *netns)
 		    "set-default another there first", name, netns);
 }
 
+/* A cgroup that names an algorithm would quietly fall back to the default. */
+static int refuse_assigned(void *ctx, const char *cgroup)
+{
+	return fail(0, "%s is assigned to cgroup %s; ccctl unassign --cgroup %s first",
+		    (const char *)ctx, cgroup, cgroup);
+}
+
 static int cmd_unregister(void)
 {
 	const char *name = env.args[1];
@@ -783,6 +806,8 @@ static int cmd_unregister(void)
 	if (err)
 		return err;
 	err = for_each_netns(refuse_default, (void *)name);
+	if (!err)
+		err = cgroup_each_assigned(name, refuse_assigned, (void *)name);
 	if (err)
 		goto out;
 
@@ -825,6 +850,8 @@ struct ca_entry {
 	unsigned long sockets;
 	bool is_default;
 	char pinned[64];
+	char **cgroups;		/* the cgroups it is assigned to */
+	int ncgroups;
 };
 
 struct ca_list {
@@ -851,6 +878,20 @@ static int count_netns(void *ctx, const char *netns)
 static int count_sockets(struct ca_list *l)
 {
 	return for_each_netns(count_netns, l);
+}
+
+static int add_cgroup(void *ctx, const char *path)
+{
+	struct ca_entry *e = ctx;
+	char **c;
+
+	c = realloc(e->cgroups, (e->ncgroups + 1) * sizeof(*c));
+	if (c)
+		e->cgroups = c;
+	if (!c || !(c[e->ncgroups] = strdup(path)))
+		return fail(-ENOMEM, "cannot list the cgroups of %s", e->name);
+	e->ncgroups++;
+	return 0;
 }
 
 static int read_registered(struct ca_list *l, const char *only)
@@ -885,6 +926,11 @@ static int read_registered(struct ca_list *l, const char *only)
 		snprintf(e->name, sizeof(e->name), "%.15s", de->d_name);
 		e->is_default = ca_is_default(e->name);
 		snprintf(e->pinned, sizeof(e->pinned), "%s", r.path);
+		err = cgroup_each_assigned(e->name, add_cgroup, e);
+		if (err) {
+			close(r.fd);
+			break;
+		}
 		/* Unreadable info shows as id 0, like a detached link. */
 		if (r.is_link)
 			link_ids(r.fd, &e->link_id, &e->map_id);
@@ -916,7 +962,8 @@ static void json_string(const char *s)
 static void print_list(const struct ca_list *l)
 {
 	const struct ca_entry *e;
-	int i;
+	bool assigned = false;
+	int i, j;
 
 	if (!env.json)
 		printf("%-15s %7s %7s %7s %-7s %s\n",
@@ -925,6 +972,7 @@ static void print_list(const struct ca_list *l)
 		putchar('[');
 	for (i = 0; i < l->n; i++) {
 		e = &l->e[i];
+		assigned |= e->ncgroups > 0;
 		if (!env.json) {
 			printf("%-15s %7u %7u %7lu %-7s %s\n", e->name, e->map_id, e->link_id,
 			       e->sockets, e->is_default ? "yes" : "no", e->pinned);
@@ -935,22 +983,41 @@ static void print_list(const struct ca_list *l)
 		printf(",\"map_id\":%u,\"link_id\":%u,\"sockets\":%lu,\"default\":%s,\"pinned\":",
 		       e->map_id, e->link_id, e->sockets, e->is_default ? "true" : "false");
 		json_string(e->pinned);
-		putchar('}');
+		printf(",\"cgroups\":[");
+		for (j = 0; j < e->ncgroups; j++) {
+			if (j)
+				putchar(',');
+			json_string(e->cgroups[j]);
+		}
+		printf("]}");
 	}
-	if (env.json)
+	if (env.json) {
 		printf("]\n");
+		return;
+	}
+	/* Only when there are any: the table above is what scripts have parsed. */
+	if (assigned)
+		printf("\n%-15s %s\n", "ASSIGNED", "CGROUP");
+	for (i = 0; i < l->n; i++)
+		for (j = 0; j < l->e[i].ncgroups; j++)
+			printf("%-15s %s\n", l->e[i].name, l->e[i].cgroups[j]);
 }
 
 static int cmd_list(void)
 {
 	struct ca_list l = {};
-	int err;
+	int err, i, j;
 
 	err = read_registered(&l, env.nargs > 1 ? env.args[1] : NULL);
 	if (!err && l.n)
 		err = count_sockets(&l);
 	if (!err)
 		print_list(&l);
+	for (i = 0; i < l.n; i++) {
+		for (j = 0; j < l.e[i].ncgroups; j++)
+			free(l.e[i].cgroups[j]);
+		free(l.e[i].cgroups);
+	}
 	free(l.e);
 	return err;
 }
@@ -1270,6 +1337,29 @@ out:
 	return err;
 }
 
+static int cmd_assign(void)
+{
+	const char *name = env.args[1];
+	struct reg r;
+	int err;
+
+	if (!env.cgroup)
+		return fail(0, "usage: ccctl assign NAME --cgroup PATH");
+	/* Only what ccctl registered: unregister must know a cgroup names it. */
+	err = open_registered(name, &r);
+	if (err)
+		return err;
+	close(r.fd);
+	return cgroup_assign(name, env.cgroup);
+}
+
+static int cmd_unassign(void)
+{
+	if (!env.cgroup)
+		return fail(0, "usage: ccctl unassign --cgroup PATH");
+	return cgroup_unassign(env.cgroup);
+}
+
 static int cmd_features(void)
 {
 	if (env.json)
@@ -1305,13 +1395,17 @@ static const struct command {
 	  1, 1, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_TRACE,
 	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_LOCK, cmd_swap },
 	{ "migrate", "migrate FROM TO", 2, 2, 0, NEED_BTF, cmd_migrate },
+	{ "assign", "assign NAME --cgroup PATH", 1, 1, OPT_CGROUP,
+	  NEED_BTF | NEED_BPFFS | NEED_LOCK, cmd_assign },
+	{ "unassign", "unassign --cgroup PATH", 0, 0, OPT_CGROUP, NEED_BPFFS | NEED_LOCK,
+	  cmd_unassign },
 	{ "features", "features [--json]", 0, 0, OPT_JSON, NEED_BTF | NEED_FEATURES,
 	  cmd_features },
 };
 
 /* In OPT_* bit order. */
 static const char *const opt_names[] = {
-	"--variant", "--name", "--object", "--json", "--trace",
+	"--variant", "--name", "--object", "--json", "--trace", "--cgroup",
 };
 
 /* Everything argp cannot know: which command, its operands, its options. */

@@ -3,6 +3,9 @@
 #ifndef __CCCTL_H
 #define __CCCTL_H
 
+#define BPF_FS		"/sys/fs/bpf"
+#define PIN_ROOT	BPF_FS "/ccctl"	/* every pin of ccctl's is below */
+
 /*
  * Print "ccctl: MESSAGE[: ERROR]" on stderr and return a negative error
  * (-EINVAL when err is 0) for the caller to pass up: every failure is
