@@ -15,6 +15,7 @@
 #   make kpatch-kernel-test	a whole 6.12 built with patches/ (~40 min), tested
 #   make install	ccctl, bictrace, the objects, bpf-bic.service (PREFIX, DESTDIR)
 #   make deb	the Debian package, build/deb/bpf-bic_VERSION_amd64.deb
+#   make debian-test	the Debian package installed, rebooted and removed on a Debian guest
 #
 # V=1 prints full commands.
 
@@ -76,7 +77,7 @@ GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/loader/ccc
 DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
-.PHONY: all deps demo test unit-test vm-test initramfs kmod kpatch kpatch-kernel kpatch-kernel-test \
+.PHONY: all deps demo test unit-test vm-test debian-test initramfs kmod kpatch kpatch-kernel kpatch-kernel-test \
 	plots bench scale study model soak clean distclean
 .DELETE_ON_ERROR:
 
@@ -421,7 +422,7 @@ vm-test: $(INITRDS)
 test: $(UNIT_TESTS) $(BUILD)/drill/model $(INITRDS)
 	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) $(foreach u,$(UNIT_TESTS),--unit $(u)) \
 		--unit "tests/unit/test_drill_model.sh $(BUILD)/drill/model drill/scripts" \
-		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" -- $(GUEST_CMD)
+		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" $(DEBIAN_JOB) -- $(GUEST_CMD)
 
 # Thousands of random ccctl operations against the model (t_58), on each
 # kernel of KERNELS; MODEL_SEED replays a sequence, MODEL_REPLAY a shrunk one.
@@ -569,11 +570,41 @@ $(DEB): $(INSTALL_FILES) $(wildcard debian/* debian/source/*) README.md | $(STAM
 	$(Q)cd $(BUILD)/deb/bpf-bic && TOP=$(CURDIR) dpkg-buildpackage -b -us -uc \
 		> ../build.log 2>&1 || { tail -n 20 ../build.log >&2; exit 1; }
 
+# --- the Debian package on a real Debian guest ------------------------------
+# A bookworm root with systemd and the primary kernel installed by dpkg (its
+# initrd by initramfs-tools), cached; every run makes a disk image of it with
+# the package and tests/debian/ on it, boots it, lets it reboot once between
+# its stages and power off (tests/debian/run.sh).
+DEBIAN_ROOT	:= $(BUILD)/debian/root
+DEBIAN_KDEB	:= $(BUILD)/debs/$(KIMG_$(KPRIMARY))_$(subst :,%3a,$(KPKG_$(KPRIMARY)))_amd64.deb
+DEBIAN_TEST_DEB	?= $(DEB)
+DEBIAN_TIMEOUT	?= 900
+
+$(BUILD)/debian/.root-done: vm-image/mkdebian.sh vm-image/mirror.sh vm-image/versions.mk \
+		$(call kdir,$(KPRIMARY))/.fetched $(BPFTOOL) | $(STAMP_DEPS)
+	$(call msg,ROOT,$(DEBIAN_ROOT) (debootstrap bookworm, $(KIMG_$(KPRIMARY))))
+	$(Q)./vm-image/mkdebian.sh $(DEBIAN_ROOT) $(DEBIAN_KDEB) $(BPFTOOL)
+	$(Q)touch $@
+
+DEBIAN_RUN	= ./tests/debian/run.sh $(DEBIAN_ROOT) $(DEBIAN_TEST_DEB) $(BUILD)/debian/run $(DEBIAN_TIMEOUT)
+
+debian-test: $(DEBIAN_TEST_DEB) $(BUILD)/debian/.root-done
+	$(call msg,VM,the package on Debian ($(notdir $(DEBIAN_TEST_DEB))))
+	$(Q)ACCEL_CACHE=$(BUILD)/accel $(DEBIAN_RUN)
+
+# make test runs it too, with the primary kernel, as one more job of the
+# suite: queued after the kernels, it takes the slot the primary's suite
+# leaves ~5 minutes before the other slot ends, and fits there.
+ifneq ($(filter $(KPRIMARY),$(KERNELS)),)
+DEBIAN_JOB	= --job "debian=$(DEBIAN_RUN)"
+test: $(DEBIAN_TEST_DEB) $(BUILD)/debian/.root-done
+endif
+
 clean:
 	$(call msg,CLEAN,build products)
 	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/drill $(BUILD)/tests $(GUEST) $(BUILD)/out $(BUILD)/demo \
 		$(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data $(BUILD)/scale-data \
-		$(BUILD)/study $(BUILD)/study-data $(BUILD)/deb \
+		$(BUILD)/study $(BUILD)/study-data $(BUILD)/deb $(BUILD)/debian/run \
 		$(foreach k,$(KERNELS_ALL),$(call kdir,$(k))/guest $(call kdir,$(k))/kmod \
 			$(call initrd,$(k)) $(call kdir,$(k))/initramfs.root)
 

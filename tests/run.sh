@@ -4,8 +4,11 @@
 # one vCPU); one closing line that adds everything up.
 #
 # usage: run.sh [--jobs N] [--out DIR] [--log PREFIX] [--timeout SEC] [--unit CMD]...
-#               --kernels "ID:VMLINUZ:INITRD ..." -- GUEST_COMMAND...
+#               [--job ID=CMD]... --kernels "ID:VMLINUZ:INITRD ..." -- GUEST_COMMAND...
 #   --unit	a host test, run first (as a shell command line), repeatable
+#   --job	a test that boots guests of its own (a shell command line),
+#		queued after the kernels' suites and run in their slots,
+#		repeatable
 #   --out	guest /out files of kernel ID land in DIR/ID
 #   --log	the console of kernel ID is kept in PREFIX-ID.log
 #   --timeout	seconds each guest may take (run-vm.sh's --timeout)
@@ -13,7 +16,7 @@
 set -uo pipefail
 
 here=$(dirname "$0")
-jobs=1 out=build/out log=build/vm-test kernels="" units=() timeout_s=900
+jobs=1 out=build/out log=build/vm-test kernels="" units=() timeout_s=900 extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--jobs) jobs=$2; shift 2 ;;
@@ -21,6 +24,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--unit) units+=("$2"); shift 2 ;;
+	--job) extra+=("$2"); shift 2 ;;
 	--kernels) kernels=$2; shift 2 ;;
 	--) shift; break ;;
 	*) echo "run: unknown option '$1'" >&2; exit 2 ;;
@@ -69,26 +73,51 @@ run_guest() {
 	echo "$rc $(( $(date +%s) - start ))" > "$tmp/done-$id"
 }
 
-report() {
-	local id=$1 rc secs
-	read -r rc secs < "$tmp/done-$id"
-	echo "== guest suite on $id (${secs}s)"
-	cat "$tmp/guest-$id"
-	[ "$rc" -eq 0 ] || status=1
-	tally "$tmp/guest-$id" "guest $id"
+# run_job ID CMD: a --job, in a slot like a guest.
+run_job() {
+	local id=$1 start rc=0
+	start=$(date +%s)
+	bash -c "$2" > "$tmp/guest-$id" 2>&1 || rc=$?
+	echo "$rc $(( $(date +%s) - start ))" > "$tmp/done-$id"
 }
 
-declare -A running=()
-start_all=$(date +%s)
-for spec in $kernels; do
-	IFS=: read -r id vmlinuz initrd <<< "$spec"
+report() {
+	local id=$1 rc secs what="guest $1"
+	read -r rc secs < "$tmp/done-$id"
+	if [ -n "${job_cmd[$id]:-}" ]; then
+		what="job $id"
+		echo "== job $id (${secs}s)"
+	else
+		echo "== guest suite on $id (${secs}s)"
+	fi
+	cat "$tmp/guest-$id"
+	[ "$rc" -eq 0 ] || status=1
+	tally "$tmp/guest-$id" "$what"
+}
+
+declare -A running=() job_cmd=()
+# a free slot: report whoever ended
+slot() {
+	local r
 	while [ "${#running[@]}" -ge "$jobs" ]; do
 		wait -n
 		for r in "${!running[@]}"; do
 			[ -e "$tmp/done-$r" ] && { report "$r"; unset "running[$r]"; }
 		done
 	done
+}
+start_all=$(date +%s)
+for spec in $kernels; do
+	IFS=: read -r id vmlinuz initrd <<< "$spec"
+	slot
 	run_guest "$id" "$vmlinuz" "$initrd" "$@" &
+	running[$id]=$!
+done
+for spec in "${extra[@]}"; do
+	id=${spec%%=*}
+	job_cmd[$id]=${spec#*=}
+	slot
+	run_job "$id" "${job_cmd[$id]}" &
 	running[$id]=$!
 done
 wait

@@ -4,7 +4,13 @@
 # reports a status is a failure within --timeout seconds.
 #
 # usage: run-vm.sh [--out DIR] [--timeout SEC] [--log FILE] -- COMMAND [ARG...]
+#        DISK=IMG run-vm.sh [--timeout SEC] [--log FILE]
 #   KERNEL, INITRD	guest kernel and initramfs (environment)
+#   DISK		a raw disk image instead: the guest boots its own
+#		system from it (root=/dev/vda, its initrd in INITRD), may
+#		reboot itself (no -no-reboot), and must print
+#		BIC-GUEST-EXIT=N on the console and power off by itself
+#		(make debian-test); it takes no command
 #   ACCEL		tcg, kvm or auto (default: auto, see pick_accel)
 #   QEMU_CPU	CPU model under TCG (default max,-cx16: with CMPXCHG16B
 #		offered, QEMU 7.2's TCG double-faulted in the guest's
@@ -29,7 +35,12 @@ while [ $# -gt 0 ]; do
 	*) die "unknown option '$1'" ;;
 	esac
 done
-[ $# -gt 0 ] || die "no guest command given"
+if [ -n "${DISK:-}" ]; then
+	[ $# -eq 0 ] || die "a disk guest takes no command: $*"
+	[ -w "$DISK" ] || die "no writable disk image at $DISK"
+else
+	[ $# -gt 0 ] || die "no guest command given"
+fi
 : "${KERNEL:?KERNEL not set}" "${INITRD:?INITRD not set}"
 [ -r "$KERNEL" ] || die "no guest kernel at $KERNEL"
 [ -r "$INITRD" ] || die "no initramfs at $INITRD"
@@ -50,6 +61,7 @@ done
 # $1: accel, $2: timeout, $3: console log, rest: guest command
 boot() {
 	local accel=$1 secs=$2 console=$3 cpu=${QEMU_CPU:-max,-cx16} a cmdline="" extra=()
+	local append disk=() noreboot=(-no-reboot)
 	shift 3
 	for a in "$@"; do
 		case $a in
@@ -59,11 +71,17 @@ boot() {
 	done
 	[ "$accel" = kvm ] && cpu=host
 	[ "$accel" = tcg ] && [ -n "${QEMU_ICOUNT:-}" ] && extra=(-icount "$QEMU_ICOUNT")
+	append="console=ttyS0 panic=-1 oops=panic loglevel=4 --$cmdline"
+	if [ -n "${DISK:-}" ]; then
+		append="root=/dev/vda rw console=ttyS0 panic=-1 oops=panic loglevel=4"
+		disk=(-drive "file=$DISK,format=raw,if=virtio")
+		noreboot=()
+	fi
 	timeout --foreground -k 5 "$secs" qemu-system-x86_64 \
 		-accel "$accel" -cpu "$cpu" -smp 1 -m 1024 "${extra[@]}" \
-		-kernel "$KERNEL" -initrd "$INITRD" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 --$cmdline" \
-		-display none -no-reboot -nic none -monitor none \
+		-kernel "$KERNEL" -initrd "$INITRD" "${disk[@]}" \
+		-append "$append" \
+		-display none "${noreboot[@]}" -nic none -monitor none \
 		-serial "file:$console" -serial "file:$tmp/data" </dev/null >/dev/null 2>"$tmp/qemu.err"
 }
 
@@ -76,6 +94,12 @@ pick_accel() {
 		return
 	fi
 	local accel=tcg why="no usable /dev/kvm"
+	# the probe would run a disk guest's own system, which changes its disk
+	if [ -n "${DISK:-}" ]; then
+		echo "run-vm: accel tcg (no cached verdict, and a disk guest is not probed)" >&2
+		echo tcg
+		return
+	fi
 	if [ -w /dev/kvm ] && { exec 3<>/dev/kvm; } 2>/dev/null; then
 		exec 3>&-
 		if boot kvm 60 "$tmp/probe" true && grep -q '^BIC-GUEST-EXIT=0' "$tmp/probe"; then

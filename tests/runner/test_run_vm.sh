@@ -35,6 +35,8 @@ expect "a hung guest is stopped at --timeout" 1 'timed out after 20s' \
 expect "an unknown runner option is refused" 1 "unknown option '--bogus'" --bogus -- true
 expect "a guest argument with a double quote is refused, no guest started" 1 \
 	'^run-vm: guest arguments cannot contain double quotes: say "hi"$' -- echo 'say "hi"'
+DISK=$log expect "a disk guest is given no command, no guest started" 1 \
+	'^run-vm: a disk guest takes no command: true$' -- true
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
