@@ -275,7 +275,8 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 # --- user-space tools run in the guest -------------------------------------
 LOADER_CFLAGS := $(CFLAGS) -Wno-unused-parameter -I$(TOOLS)/usr/include -I$(BUILD)/bpf -Ibpf
 LOADER_LIBS := $(LIBBPF_A) -lelf -lz
-CCCTL_OBJS := $(addprefix $(BUILD)/loader/,ccctl.o cgroup.o features.o names.o netns.o sockdiag.o)
+CCCTL_OBJS := $(addprefix $(BUILD)/loader/,ccctl.o cgroup.o features.o names.o netns.o sockdiag.o \
+	      sysctl.o)
 
 $(BUILD)/loader/%.o: loader/%.c $(LIBBPF_A) $(wildcard loader/*.h) bpf/bic_event.h
 	$(call msg,CC,$@)

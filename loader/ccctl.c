@@ -41,14 +41,12 @@
 #include "names.h"
 #include "netns.h"
 #include "sockdiag.h"
+#include "sysctl.h"
 #include "bic.skel.h"
 #include "bic_2611.skel.h"
 #include "migrate.skel.h"
 
 #define VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
-#define CA_AVAILABLE	"/proc/sys/net/ipv4/tcp_available_congestion_control"
-#define CA_ALLOWED	"/proc/sys/net/ipv4/tcp_allowed_congestion_control"
-#define CA_DEFAULT	"/proc/sys/net/ipv4/tcp_congestion_control"
 #define LOCK_WAIT_S	5	/* how long a second ccctl waits for the first */
 
 enum {
@@ -58,6 +56,7 @@ enum {
 	OPT_JSON	= 1 << 3,
 	OPT_TRACE	= 1 << 4,
 	OPT_CGROUP	= 1 << 5,
+	OPT_FROM	= 1 << 6,
 };
 
 enum {
@@ -68,13 +67,14 @@ enum {
 };
 
 /* Long-only options get keys outside the character range. */
-enum { KEY_VARIANT = 0x100, KEY_NAME, KEY_OBJECT, KEY_TRACE, KEY_CGROUP };
+enum { KEY_VARIANT = 0x100, KEY_NAME, KEY_OBJECT, KEY_TRACE, KEY_CGROUP, KEY_FROM };
 
 static struct env {
 	const char *variant;
 	const char *name;
 	const char *object;
 	const char *cgroup;
+	const char *from;
 	bool json;
 	bool trace;
 	bool verbose;
@@ -94,6 +94,8 @@ static const struct argp_option opts[] = {
 	{ "trace", KEY_TRACE, NULL, 0,
 	  "register/swap: record BIC events for bictrace (default: off)", 0 },
 	{ "cgroup", KEY_CGROUP, "PATH", 0, "assign/unassign: the cgroup v2 directory", 0 },
+	{ "from", KEY_FROM, "OLD", 0,
+	  "set-default: in every network namespace whose default is OLD", 0 },
 	{ "json", 'j', NULL, 0, "list/status/features: print JSON", 0 },
 	{ "verbose", 'v', NULL, 0, "Let libbpf print its log", 0 },
 	{},
@@ -106,7 +108,9 @@ static const char doc[] =
 	"                       load, register and pin under " PIN_ROOT "\n"
 	"  unregister NAME      unregister; connections using NAME keep running\n"
 	"  list, status [NAME]  registered algorithms and the sockets using them\n"
-	"  set-default NAME     default algorithm of this network namespace\n"
+	"  set-default NAME [--from OLD]\n"
+	"                       default algorithm of this network namespace, or\n"
+	"                       of every one whose default is OLD\n"
 	"  swap NAME [--variant V] [--name NAME] [--object FILE] [--trace]\n"
 	"                       replace the implementation behind NAME; running\n"
 	"                       connections keep the one they have\n"
@@ -147,6 +151,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case KEY_CGROUP:
 		env.cgroup = arg;
 		env.opts |= OPT_CGROUP;
+		break;
+	case KEY_FROM:
+		env.from = arg;
+		env.opts |= OPT_FROM;
 		break;
 	case 'j':
 		env.json = true;
@@ -293,55 +301,6 @@ static int check_args(int argc, char **argv)
 				    "arguments must be printable", i, c);
 	}
 	return 0;
-}
-
-/* NAME is among the algorithms the sysctl FILE lists. */
-static bool ca_listed(const char *file, const char *name)
-{
-	char line[4096], *tok, *save;
-	bool found = false;
-	FILE *f;
-
-	f = fopen(file, "r");
-	if (!f)
-		return false;
-	if (fgets(line, sizeof(line), f)) {
-		for (tok = strtok_r(line, " \n", &save); tok && !found;
-		     tok = strtok_r(NULL, " \n", &save))
-			found = !strcmp(tok, name);
-	}
-	fclose(f);
-	return found;
-}
-
-static bool ca_available(const char *name)
-{
-	return ca_listed(CA_AVAILABLE, name);
-}
-
-/*
- * The kernel makes tcp_allowed_congestion_control, a global, read-only in
- * every network namespace but the initial one.
- */
-static bool in_initial_netns(void)
-{
-	struct stat st;
-
-	return !stat(CA_ALLOWED, &st) && (st.st_mode & S_IWUSR);
-}
-
-static bool ca_is_default(const char *name)
-{
-	char cur[CA_NAME_MAX + 1] = "";
-	FILE *f;
-
-	f = fopen(CA_DEFAULT, "r");
-	if (!f)
-		return false;
-	if (fgets(cur, sizeof(cur), f))
-		cur[strcspn(cur, "\n")] = '\0';
-	fclose(f);
-	return !strcmp(cur, name);
 }
 
 /*
@@ -1025,34 +984,19 @@ static int cmd_list(void)
 static int cmd_set_default(void)
 {
 	const char *name = env.args[1];
-	ssize_t n;
-	int fd;
+	int err, changed;
 
-	/*
-	 * Outside the initial namespace only an allowed algorithm can be the
-	 * default.  The kernel refuses the others with EPERM, but up to 6.12.95
-	 * (and in 6.1) only after taking a reference it then keeps: a module
-	 * that can never be unloaded, a BPF struct_ops map that outlives its
-	 * unregistration and the namespace.  So ask before the kernel is asked
-	 * (which for a name not yet available may load a module first).
-	 */
-	if (!in_initial_netns() && !ca_listed(CA_ALLOWED, name))
-		return fail(0, "%s is not in net.ipv4.tcp_allowed_congestion_control: outside the "
-			    "initial network namespace only an allowed algorithm can be the "
-			    "default (allow it from the initial one first)", name);
-
-	fd = open(CA_DEFAULT, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fail(-errno, "cannot open %s", CA_DEFAULT);
-	n = write(fd, name, strlen(name));
-	if (n < 0 && errno == ENOENT)
-		n = fail(0, "%s is not a registered congestion control", name);
-	else if (n < 0)
-		n = fail(-errno, "cannot make %s the default", name);
-	close(fd);
-	if (n < 0)
-		return n;
-	printf("default congestion control: %s\n", name);
+	if (!env.from) {
+		err = set_default(name);
+		if (!err)
+			printf("default congestion control: %s\n", name);
+		return err;
+	}
+	err = replace_default(env.from, name, &changed);
+	if (err)
+		return err;
+	printf("default congestion control: %s in %d network namespace%s that had %s\n",
+	       name, changed, changed == 1 ? "" : "s", env.from);
 	return 0;
 }
 
@@ -1390,7 +1334,7 @@ static const struct command {
 	{ "unregister", "unregister NAME", 1, 1, 0, NEED_BPFFS | NEED_LOCK, cmd_unregister },
 	{ "list", "list [--json]", 0, 0, OPT_JSON, NEED_BPFFS, cmd_list },
 	{ "status", "status [NAME] [--json]", 0, 1, OPT_JSON, NEED_BPFFS, cmd_list },
-	{ "set-default", "set-default NAME", 1, 1, 0, 0, cmd_set_default },
+	{ "set-default", "set-default NAME [--from OLD]", 1, 1, OPT_FROM, 0, cmd_set_default },
 	{ "swap", "swap NAME [--variant fixed|2611] [--name NAME] [--object FILE] [--trace]",
 	  1, 1, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_TRACE,
 	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_LOCK, cmd_swap },
@@ -1405,7 +1349,7 @@ static const struct command {
 
 /* In OPT_* bit order. */
 static const char *const opt_names[] = {
-	"--variant", "--name", "--object", "--json", "--trace", "--cgroup",
+	"--variant", "--name", "--object", "--json", "--trace", "--cgroup", "--from",
 };
 
 /* Everything argp cannot know: which command, its operands, its options. */
@@ -1450,6 +1394,12 @@ static const struct command *parse_command(void)
 	why = env.name ? name_problem(env.name) : NULL;
 	if (why) {
 		fail(0, "invalid name '%s' given to --name: %s (%s)", name_shown(env.name),
+		     why, NAME_RULE);
+		return NULL;
+	}
+	why = env.from ? name_problem(env.from) : NULL;
+	if (why) {
+		fail(0, "invalid name '%s' given to --from: %s (%s)", name_shown(env.from),
 		     why, NAME_RULE);
 		return NULL;
 	}

@@ -1,6 +1,7 @@
 #!/bin/bash
 # ccctl set-default outside the initial network namespace, and the kernel
-# bug it guards against; ccctl unregister of another namespace's default.
+# bug it guards against; ccctl unregister of another namespace's default,
+# and set-default --from, which replaces it in every namespace.
 #
 # Only the initial namespace may make a restricted algorithm (one not in
 # net.ipv4.tcp_allowed_congestion_control) the default.  The kernel refuses
@@ -25,6 +26,7 @@ info "kernel $(uname -r) $(uname -v), expecting leak=$EPERM_LEAK"
 NS=bic-t80
 in_ns() { ip netns exec "$NS" "$@"; }
 ns_default() { in_ns cat /proc/sys/net/ipv4/tcp_congestion_control; }
+modules_up	# tcp_diag, for ccctl list (this initramfs cannot autoload it)
 
 check "bpftool registers bpf_bic" ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/t80
 ip netns del "$NS" 2>/dev/null
@@ -56,8 +58,26 @@ sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed"
 refused "unregister another namespace's default" \
 	"default congestion control of network namespace /run/netns/$NS" ccctl unregister t80_ns
 check_cmp "... which is still registered" "$(ccctl list --json | jq -r '.[].name')" = t80_ns
-check "... and goes once the namespace has another" \
-	bash -c "ip netns exec $NS ccctl set-default $before >/dev/null && ccctl unregister t80_ns"
+
+# set-default --from: every namespace whose default is t80_ns, from here.
+refused "set-default --from to an algorithm not registered" \
+	"nosuch is not a registered congestion control" ccctl set-default nosuch --from t80_ns
+check "ccctl registers t80_b, which is not allowed" ccctl register --name t80_b
+refused "set-default --from to one another namespace cannot take" \
+	"t80_ns is the default of network namespace /run/netns/$NS, and t80_b is not in" \
+	ccctl set-default t80_b --from t80_ns
+refused "set-default --from with a bad name" "invalid name 'a/b' given to --from" \
+	ccctl set-default "$before" --from a/b
+refused "list takes no --from" "list takes no --from option" ccctl list --from t80_ns
+check_cmp "set-default $before --from t80_ns, from the initial namespace" \
+	"$(ccctl set-default "$before" --from t80_ns)" = \
+	"default congestion control: $before in 1 network namespace that had t80_ns"
+check_cmp "... the namespace defaults to $before again" "$(ns_default)" = "$before"
+check_cmp "... and no namespace has t80_ns: nothing to do" \
+	"$(ccctl set-default "$before" --from t80_ns)" = \
+	"default congestion control: $before in 0 network namespaces that had t80_ns"
+check "... t80_ns can be unregistered now" ccctl unregister t80_ns
+check "... and t80_b" ccctl unregister t80_b
 
 # The kernel bug itself, on purpose, once.
 check "modprobe tcp_bic" modprobe tcp_bic

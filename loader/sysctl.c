@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel's congestion control sysctls as ccctl reads and writes them:
+ * the available and allowed lists and the default, which are per network
+ * namespace (read and written in the caller's).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "ccctl.h"
+#include "names.h"
+#include "netns.h"
+#include "sysctl.h"
+
+#define CA_AVAILABLE	"/proc/sys/net/ipv4/tcp_available_congestion_control"
+#define CA_ALLOWED	"/proc/sys/net/ipv4/tcp_allowed_congestion_control"
+#define CA_DEFAULT	"/proc/sys/net/ipv4/tcp_congestion_control"
+
+/* NAME is among the algorithms the sysctl FILE lists. */
+static bool ca_listed(const char *file, const char *name)
+{
+	char line[4096], *tok, *save;
+	bool found = false;
+	FILE *f;
+
+	f = fopen(file, "r");
+	if (!f)
+		return false;
+	if (fgets(line, sizeof(line), f)) {
+		for (tok = strtok_r(line, " \n", &save); tok && !found;
+		     tok = strtok_r(NULL, " \n", &save))
+			found = !strcmp(tok, name);
+	}
+	fclose(f);
+	return found;
+}
+
+bool ca_available(const char *name)
+{
+	return ca_listed(CA_AVAILABLE, name);
+}
+
+/*
+ * The kernel makes tcp_allowed_congestion_control, a global, read-only in
+ * every network namespace but the initial one.
+ */
+bool in_initial_netns(void)
+{
+	struct stat st;
+
+	return !stat(CA_ALLOWED, &st) && (st.st_mode & S_IWUSR);
+}
+
+bool ca_is_default(const char *name)
+{
+	char cur[CA_NAME_MAX + 1] = "";
+	FILE *f;
+
+	f = fopen(CA_DEFAULT, "r");
+	if (!f)
+		return false;
+	if (fgets(cur, sizeof(cur), f))
+		cur[strcspn(cur, "\n")] = '\0';
+	fclose(f);
+	return !strcmp(cur, name);
+}
+
+/* Make name the default of the caller's network namespace; reported. */
+int set_default(const char *name)
+{
+	ssize_t n;
+	int fd;
+
+	/*
+	 * Outside the initial namespace only an allowed algorithm can be the
+	 * default.  The kernel refuses the others with EPERM, but up to 6.12.95
+	 * (and in 6.1) only after taking a reference it then keeps: a module
+	 * that can never be unloaded, a BPF struct_ops map that outlives its
+	 * unregistration and the namespace.  So ask before the kernel is asked
+	 * (which for a name not yet available may load a module first).
+	 */
+	if (!in_initial_netns() && !ca_listed(CA_ALLOWED, name))
+		return fail(0, "%s is not in net.ipv4.tcp_allowed_congestion_control: outside the "
+			    "initial network namespace only an allowed algorithm can be the "
+			    "default (allow it from the initial one first)", name);
+
+	fd = open(CA_DEFAULT, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(-errno, "cannot open %s", CA_DEFAULT);
+	n = write(fd, name, strlen(name));
+	if (n < 0 && errno == ENOENT)
+		n = fail(0, "%s is not a registered congestion control", name);
+	else if (n < 0)
+		n = fail(-errno, "cannot make %s the default", name);
+	close(fd);
+	return n < 0 ? n : 0;
+}
+
+struct default_swap {
+	const char *from, *to;
+	bool to_allowed;
+	int changed;
+};
+
+static int swap_one(void *ctx, const char *netns)
+{
+	struct default_swap *d = ctx;
+	int err;
+
+	if (!ca_is_default(d->from))
+		return 0;
+	/* Asked once, up front: the allowed list is the same everywhere. */
+	if (!d->to_allowed && !in_initial_netns())
+		return fail(0, "%s is the default of network namespace %s, and %s is not in "
+			    "net.ipv4.tcp_allowed_congestion_control (allow it first)",
+			    d->from, netns, d->to);
+	err = set_default(d->to);
+	if (!err)
+		d->changed++;
+	return err;
+}
+
+int replace_default(const char *from, const char *to, int *changed)
+{
+	struct default_swap d = { .from = from, .to = to };
+	int err;
+
+	if (!ca_available(to))
+		return fail(0, "%s is not a registered congestion control", to);
+	d.to_allowed = ca_listed(CA_ALLOWED, to);
+	err = for_each_netns(swap_one, &d);
+	*changed = d.changed;
+	return err;
+}
