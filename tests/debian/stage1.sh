@@ -24,14 +24,7 @@ check_is "bpf-bic.service is active" "$(systemctl is-active bpf-bic.service 2>&1
 check_is "the default is bpf_bic once installed" \
 	"$(sysctl -n net.ipv4.tcp_congestion_control)" bpf_bic
 
-# ccctl without an argument after a command it knows asks for them; one it
-# does not know it names as unknown.
-if ccctl assign 2>&1 | grep -q "unknown command"; then
-	skip "cgroup assignment in /etc/bpf-bic.conf" "the installed ccctl has no assign command"
-else
-	printf 'register bpf_bic_2611 2611\nassign bpf_bic_2611 /sys/fs/cgroup/bictest\n' \
-		>> /etc/bpf-bic.conf
-	touch "$STATE/assigned"
-	info "assign bpf_bic_2611 /sys/fs/cgroup/bictest added to /etc/bpf-bic.conf"
-fi
+printf 'register bpf_bic_2611 2611\nassign bpf_bic_2611 /sys/fs/cgroup/bictest\n' \
+	>> /etc/bpf-bic.conf
+info "assign bpf_bic_2611 /sys/fs/cgroup/bictest added to /etc/bpf-bic.conf"
 next_boot

@@ -3,8 +3,8 @@
 # (no systemd here: the script is what the unit runs).  A good file
 # registers every algorithm it names, makes its default the default and
 # saves the one before; a second start changes nothing (same maps); stop
-# puts the saved default back and leaves no registration, pin or struct_ops
-# map.  With no default saved, stop replaces a default of ccctl's by cubic.
+# puts the saved default back, in a namespace made meanwhile too, and
+# leaves no registration, pin or struct_ops map.  With no default saved, stop replaces a default of ccctl's by cubic.
 # Each kind of bad line is refused in one stderr line naming FILE:LINE,
 # with nothing registered and the default unchanged; a step that fails at
 # run time undoes the steps before it.  An assign line makes its cgroup if
@@ -59,10 +59,17 @@ check_cmp "second start: the same registrations (left as they were)" "$(map_ids)
 check_cmp "second start: the saved default still the first one" \
 	"$(cat $SAVED 2>/dev/null)" = "$before_default"
 
+# A namespace made now takes t62_a as its default, and keeps it.
+ip netns add t62
+check_cmp "a namespace made meanwhile has t62_a as its default" \
+	"$(ip netns exec t62 cat $CA_DEFAULT)" = t62_a
+
 err=$("$APPLY" stop 2>&1 >/dev/null)
 check_cmp "stop: exits 0" "$?" -eq 0
 check "stop: nothing on stderr${err:+ (got: $err)}" test -z "$err"
 check_cmp "stop: the default put back" "$(cat $CA_DEFAULT)" = "$before_default"
+check_cmp "stop: and in the namespace" "$(ip netns exec t62 cat $CA_DEFAULT)" = "$before_default"
+ip netns del t62
 check_cmp "stop: nothing registered" "$(names)" = none
 check "stop: no pins under /sys/fs/bpf/ccctl" no_pins
 check "stop: no struct_ops map left" wait_for 10 maps_back
