@@ -11,6 +11,10 @@ on_ca() {
 	"$1" ss -tinH state established "sport = :$2" | grep -o -w -E 'cubic|reno|bpf_[a-z0-9_]+' | head -n 1
 }
 
+# seen NETNS_CMD PORT: ss shows that connection established, on some
+# algorithm (iperf3 may take seconds to start under TCG).
+seen() { [ -n "$(on_ca "$1" "$2")" ]; }
+
 # acked NETNS_CMD PORT: bytes_acked of that connection, as ss -ti shows it.
 acked() {
 	"$1" ss -tinH state established "sport = :$2" | grep -o 'bytes_acked:[0-9]*' | cut -d: -f2
@@ -54,8 +58,8 @@ srv() { server "$1" >> "$STATE/iperf3-servers.log" 2>&1; }
 flow() { in_snd iperf3 -c "$RCV_ADDR" -p "$1" --cport "$2" -t "$3" -J > "$STATE/flow-$2.json"; }
 
 srv 5201
-flow 5201 40001 4 & c=$!
-sleep 2
+flow 5201 40001 6 & c=$!
+wait_for 30 seen in_snd 40001
 check_is "a flow on the namespace's default runs on bpf_bic (ss -ti)" "$(on_ca in_snd 40001)" bpf_bic
 wait $c
 check_cmp "its bytes arrived" "$(bytes "$STATE/flow-40001.json")" -gt 0
@@ -67,9 +71,10 @@ check_is "ccctl list --json shows the assignment made at boot" \
 	'{"bpf_bic_2611":["/sys/fs/cgroup/bictest"]}'
 srv 5202
 srv 5203
-(echo "$BASHPID" > /sys/fs/cgroup/bictest/cgroup.procs && flow 5202 40002 4) & c1=$!
-flow 5203 40003 4 & c2=$!
-sleep 2
+(echo "$BASHPID" > /sys/fs/cgroup/bictest/cgroup.procs && flow 5202 40002 6) & c1=$!
+flow 5203 40003 6 & c2=$!
+wait_for 30 seen in_snd 40002
+wait_for 30 seen in_snd 40003
 check_is "a client in /sys/fs/cgroup/bictest runs on bpf_bic_2611" \
 	"$(on_ca in_snd 40002)" bpf_bic_2611
 check_is "a client outside it runs on bpf_bic" "$(on_ca in_snd 40003)" bpf_bic
@@ -83,7 +88,7 @@ srv 5204
 # exec: $! is iperf3 itself, which the end of the test interrupts
 (exec ip netns exec "$SND" iperf3 -c "$RCV_ADDR" -p 5204 --cport 40010 -t 600 -C bpf_bic \
 	> "$STATE/flow-40010.log" 2>&1) & long=$!
-sleep 2
+wait_for 30 seen in_snd 40010
 check_is "a long flow runs on bpf_bic before the removal" "$(on_ca in_snd 40010)" bpf_bic
 
 resets0=$(resets)

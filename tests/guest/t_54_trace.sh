@@ -73,4 +73,3 @@ done
 check "ccctl unregister bpf_bic" ccctl unregister bpf_bic
 ring_gone() { [ "$(rings)" -eq 0 ]; }
 check "its ring buffer went with it" wait_for 10 ring_gone
-summary

@@ -86,4 +86,3 @@ wait "$con" "$lis" 2>/dev/null
 net_down
 check "unregister $TO" ccctl unregister "$TO"
 check "unregister $FROM" ccctl unregister "$FROM"
-summary

@@ -159,6 +159,5 @@ check "no pins left" no_pins
 check_cmp "no cgroup link left" "$(cgroup_links)" -eq 0
 
 rmdir "$A/sub" "$A"
-[ "$mounted_here" = yes ] && umount "$CG"
+if [ "$mounted_here" = yes ]; then umount "$CG"; fi
 net_down
-summary
