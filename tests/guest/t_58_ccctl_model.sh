@@ -188,9 +188,10 @@ gen_op() {
 
 # gen_missing: an operation that, by the model, does a kind of MUST the run
 # has not done yet (or prepares it), into OP.  Every third operation is one
-# while any is missing, so that a short run still goes everywhere (18 kinds
-# with assign: every fourth left a 10 s run needing most of its 30 s); which
-# depends only on the operations so far, so a seed still replays.
+# while any is missing, every other one from the 16th (about 10 s), so that
+# a short run still goes everywhere (18 kinds with assign: every fourth left
+# a 10 s run needing most of its 30 s); which depends only on the operations
+# so far, so a seed still replays.
 gen_missing() {
 	local k n c free="" nondef="" swappable="" some="" assigned="" governed="" to_assign to_free
 	for n in "${NAMES[@]}"; do
@@ -954,7 +955,9 @@ while :; do
 				[ $((SECONDS - start)) -lt $((3 * MODEL_SECS)) ] || break
 			fi
 		fi
-		if [ $(( ${#done_ops[@]} % 3 )) -eq 2 ] && ! covered; then
+		every=3
+		[ "${#done_ops[@]}" -lt 16 ] || every=2
+		if [ $(( ${#done_ops[@]} % every )) -eq $((every - 1)) ] && ! covered; then
 			gen_missing
 		else
 			gen_op
