@@ -70,28 +70,6 @@ static const char *cgroup2_root(void)
 	return root[0] ? root : NULL;
 }
 
-/*
- * The cgroup at path: its real path and id.  One line says what is wrong
- * when path is not a cgroup v2 directory.
- */
-static int cgroup_resolve(const char *path, char *real, unsigned long long *id)
-{
-	struct statfs fs;
-	struct stat st;
-
-	if (!cgroup2_root())
-		return fail(0, "no cgroup2 file system is mounted "
-			    "(mount -t cgroup2 none /sys/fs/cgroup)");
-	if (!realpath(path, real))
-		return fail(-errno, "cannot find cgroup %s", path);
-	if (statfs(real, &fs) || stat(real, &st))
-		return fail(-errno, "cannot read %s", real);
-	if (fs.f_type != CGROUP2_SUPER_MAGIC || !S_ISDIR(st.st_mode))
-		return fail(0, "%s is not a cgroup (a directory of the cgroup2 file system)", path);
-	*id = st.st_ino;
-	return 0;
-}
-
 /* nftw() takes no context: the id sought and where its path goes. */
 static unsigned long long walk_id;
 static char *walk_found;
@@ -114,6 +92,34 @@ static int cgroup_path(unsigned long long id, char *path)
 	walk_id = id;
 	walk_found = path;
 	return nftw(root, walk_one, 16, FTW_PHYS | FTW_MOUNT) == 1 ? 0 : -ENOENT;
+}
+
+/*
+ * The cgroup at path: its id, and its path under the cgroup2 mount, which
+ * is where ccctl finds assignments again (list, unregister) and what it
+ * compares to see that they do not nest, whichever mount (another cgroup2
+ * mount, a bind mount) path goes through.  One line says what is wrong when
+ * path is not a cgroup v2 directory, or not one ccctl could find again.
+ */
+static int cgroup_resolve(const char *path, char *real, unsigned long long *id)
+{
+	struct statfs fs;
+	struct stat st;
+
+	if (!cgroup2_root())
+		return fail(0, "no cgroup2 file system is mounted "
+			    "(mount -t cgroup2 none /sys/fs/cgroup)");
+	if (!realpath(path, real))
+		return fail(-errno, "cannot find cgroup %s", path);
+	if (statfs(real, &fs) || stat(real, &st))
+		return fail(-errno, "cannot read %s", real);
+	if (fs.f_type != CGROUP2_SUPER_MAGIC || !S_ISDIR(st.st_mode))
+		return fail(0, "%s is not a cgroup (a directory of the cgroup2 file system)", path);
+	*id = st.st_ino;
+	if (cgroup_path(*id, real))
+		return fail(0, "cgroup %s is not under %s, where ccctl looks for cgroups",
+			    path, cgroup2_root());
+	return 0;
 }
 
 /* The cgroup id the pinned link at pin is attached to; 0 once its cgroup is gone. */

@@ -4,11 +4,17 @@
 # A seeded generator draws operations: register (every variant and object
 # form, good and bad names, bad objects), unregister, swap, migrate,
 # set-default in the initial namespace and in another one, status and list,
-# and opening and closing idle connections (tests/tools/tcphold) on a chosen
-# algorithm or the default, between two namespaces and over loopback.  The
-# model says, for each, whether ccctl succeeds (one line on stdout: the
-# registered map, how many sockets migrate moved) or refuses (one line on
-# stderr, nothing on stdout), and then what must hold:
+# assign and unassign (cgroup2, mounted here if it is not: two sibling
+# cgroups and a child of one, so that assignments would nest, and two paths
+# that are no cgroup), and opening and closing idle connections
+# (tests/tools/tcphold) on a chosen algorithm or the default, between two
+# namespaces (from a process of one of the cgroups, or not) and over
+# loopback.  The model says, for each, whether ccctl succeeds (one line on
+# stdout: the registered map, how many sockets migrate moved, the cgroup
+# assigned) or refuses (one line on stderr, nothing on stdout; for assign,
+# unassign and an unregister of an assigned algorithm, the line says why:
+# a bad name, one ccctl did not register, no cgroup, the same or another
+# assignment there, nesting, nothing assigned), and then what must hold:
 #   - the kernel's list of algorithms is the baseline plus the registered,
 #     and its allowed list those of them made a default once (the kernel
 #     marks an algorithm allowed when it becomes a default; a swap's new
@@ -16,8 +22,13 @@
 #   - the initial namespace's default and the other's are the model's, and
 #     neither can be unregistered;
 #   - `ccctl list --json` shows exactly the registered names, each with its
-#     map, its default flag and the number of sockets on it (every
-#     namespace), and the pins under /sys/fs/bpf/ccctl are those names;
+#     map, its default flag, the number of sockets on it (every namespace)
+#     and the cgroups assigned it, and the pins under /sys/fs/bpf/ccctl are
+#     those names; the kernel has one cgroup BPF link per assignment;
+#   - a connection established by a process of an assigned cgroup, or of
+#     one below it, is on the cgroup's algorithm (its current instance),
+#     even when tcphold set another with TCP_CONGESTION before connect:
+#     the sock_ops program runs at establishment; those before keep theirs;
 #   - ss in each namespace shows as many sockets on each algorithm as the
 #     model has there;
 #   - bpftool's struct_ops maps are exactly the live instances: those
@@ -30,17 +41,20 @@
 # The run stops at the first disagreement and shrinks the operations up to
 # it to a short sequence that still fails (delta debugging, each candidate
 # replayed from a clean state, within SHRINK_SECS), printed as the
-# MODEL_REPLAY that runs it again.  First, on the primary kernel, a planted
+# MODEL_REPLAY that runs it again (a clean state unassigns every cgroup
+# and kills the holders too).  First, on the primary kernel, a planted
 # model bug (the model forgets that the default cannot be unregistered)
 # proves that a disagreement is caught and shrunk to the 3 operations that
 # need it.  A run proves something only where it went: it must have done
-# each kind of operation both ways (registered and refused, ...), and goes
-# on past its time until it has, up to three times as long.
+# each kind of operation both ways (registered and refused, assigned and
+# refused, unassigned and refused, ...) and opened connections from an
+# assigned cgroup, and goes on past its time until it has, up to three
+# times as long.
 #
 # MODEL_SECS (suite.conf: 60 s on the primary kernel, 10 where two guests
 # share a slot of make test) or MODEL_OPS bounds the run; MODEL_SEED picks
 # the sequence (default: a fresh one, printed).  make model runs thousands.
-# An operation with its checks takes ~0.6 s on 6.12 under TCG, ~1 s on 6.1.
+# An operation with its checks takes ~0.55 s on 6.12, 6.1 and 7.3 under TCG.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -81,6 +95,15 @@ declare -A FORM_NAME=([fixed]=bpf_bic [2611]=bpf_bic_2611 [obj]=bpf_bic [objnl]=
 declare -A FORM_OF=([bpf_bic]=fixed [bpf_bic_2611]=2611)
 # shellcheck disable=SC2034	# read through pick's nameref
 FORMS=(fixed 2611 obj objnl obj2611 fixed 2611 objtab objbad objnone)
+# The cgroups assign and unassign name: two siblings and a child of one
+# (nesting), and two paths that are no cgroup: a directory elsewhere and
+# one that does not exist.
+CGROOT=/sys/fs/cgroup
+CGS=(c1 c2 c1/sub)
+declare -A CG_PATH=([c1]=$CGROOT/t58-c1 [c2]=$CGROOT/t58-c2 [c1/sub]=$CGROOT/t58-c1/sub
+	[tmp]=$TMP [none]=$CGROOT/t58-none)
+# shellcheck disable=SC2034	# read through pick's nameref
+CG_TOKS=(c1 c2 c1/sub c1 c2 c1/sub c1/sub tmp none)
 
 # pick ARRAY_NAME: one element, at random (the generator's own RANDOM).
 pick() {
@@ -121,36 +144,42 @@ gen_name() {	# PCT_BUILTIN PCT_BAD [WANT: reg|free]
 # gen_op: the next operation from the seeded stream, into OP.
 gen_op() {
 	local r=$((RANDOM % 100)) a b c
-	if [ "$r" -lt 14 ]; then
+	if [ "$r" -lt 12 ]; then
 		pick FORMS; a=$REPLY
 		if ((RANDOM % 5 < 2)); then b=-; else gen_name 5 10 free; b=$REPLY; fi
 		OP="reg $a $b"
-	elif [ "$r" -lt 24 ]; then
+	elif [ "$r" -lt 21 ]; then
 		gen_name 10 10 reg; OP="unreg $REPLY"
-	elif [ "$r" -lt 32 ]; then
+	elif [ "$r" -lt 28 ]; then
 		gen_name 0 10 reg; a=$REPLY
 		pick FORMS; b=$REPLY
 		c=$((RANDOM % 5))
 		if [ "$c" -lt 3 ]; then c=$a; elif [ "$c" -eq 3 ]; then c=-; else pick NAMES; c=$REPLY; fi
 		OP="swap $a $b $c"
-	elif [ "$r" -lt 44 ]; then
+	elif [ "$r" -lt 38 ]; then
 		# never from cubic: the receivers' sockets and the listeners stay on it
 		gen_name 0 5 reg; a=$REPLY
 		((RANDOM % 4)) || a=reno
 		gen_name 20 0 reg; b=$REPLY
 		OP="mig $a $b"
-	elif [ "$r" -lt 52 ]; then
+	elif [ "$r" -lt 45 ]; then
 		gen_name 25 5 reg; OP="def $REPLY"
-	elif [ "$r" -lt 57 ]; then
+	elif [ "$r" -lt 50 ]; then
 		gen_name 50 0; OP="defns $REPLY"
-	elif [ "$r" -lt 63 ]; then
+	elif [ "$r" -lt 55 ]; then
 		if ((RANDOM % 2)); then OP=list; else gen_name 10 10; OP="status $REPLY"; fi
-	elif [ "$r" -lt 80 ]; then
+	elif [ "$r" -lt 63 ]; then
+		gen_name 10 5 reg; a=$REPLY
+		pick CG_TOKS; OP="assign $a $REPLY"
+	elif [ "$r" -lt 68 ]; then
+		pick CG_TOKS; OP="unassign $REPLY"
+	elif [ "$r" -lt 83 ]; then
 		a=$((RANDOM % 3 + 1))
 		gen_name 15 0 reg; b=$REPLY
 		((RANDOM % 6)) || b=default
-		OP="open $a $b"
-	elif [ "$r" -lt 87 ]; then
+		# half from a process of one of the cgroups
+		if ((RANDOM % 2)); then pick CGS; OP="open $a $b $REPLY"; else OP="open $a $b"; fi
+	elif [ "$r" -lt 88 ]; then
 		OP="lo $((RANDOM % 2 + 1))"
 	else
 		OP="close $((RANDOM % 8))"
@@ -158,25 +187,56 @@ gen_op() {
 }
 
 # gen_missing: an operation that, by the model, does a kind of MUST the run
-# has not done yet (or prepares it), into OP.  Every fourth operation is one
-# while any is missing, so that a short run still goes everywhere; which
-# depends only on the operations so far, so a seed still replays.
+# has not done yet (or prepares it), into OP.  Every third operation is one
+# while any is missing, every other one from the 16th (about 10 s), so that
+# a short run still goes everywhere (18 kinds with assign: every fourth left
+# a 10 s run needing most of its 30 s); which depends only on the operations
+# so far, so a seed still replays.
 gen_missing() {
-	local k n free="" nondef="" swappable=""
+	local k n c free="" nondef="" swappable="" some="" assigned="" governed="" to_assign to_free
 	for n in "${NAMES[@]}"; do
 		if [ -z "${reg[$n]+x}" ]; then
 			free=${free:-$n}
 			continue
 		fi
-		[ "$n" = "$def_init" ] || [ "$n" = "$def_ns" ] || nondef=${nondef:-$n}
+		some=${some:-$n}
+		[ "$n" = "$def_init" ] || [ "$n" = "$def_ns" ] || is_assigned "$n" ||
+			nondef=${nondef:-$n}
 		[ -n "${FORM_OF[$n]:-}" ] && swappable=${swappable:-$n}
 	done
+	for c in "${CGS[@]}"; do
+		[ -n "${asg[$c]:-}" ] && assigned=${assigned:-$c}
+		cg_ca "$c"; [ -n "$REPLY" ] && governed=${governed:-$c}
+	done
+	# an assign that succeeds, or what prepares one: c2 has no parent or
+	# child among them, so it is free unless assigned itself
+	if [ -z "$some" ]; then
+		to_assign="reg fixed $free"
+	elif [ -n "${asg[c2]:-}" ]; then
+		to_assign="unassign c2"
+	else
+		to_assign="assign $some c2"
+	fi
+	# what lets a name be unregistered, when none can be
+	if [ -n "$nondef" ]; then
+		to_free="unreg $nondef"
+	elif [ -n "$assigned" ]; then
+		to_free="unassign $assigned"
+	elif [ -n "${reg[$def_init]+x}" ]; then
+		to_free="def reno"
+	else
+		to_free="defns reno"
+	fi
 	for k in "${MUST[@]}"; do
 		[ "${tally[$k]:-0}" -eq 0 ] || continue
 		case $k in
-		reg:ok) [ -n "$free" ] && OP="reg fixed $free" || OP="unreg $nondef" ;;
+		reg:ok) [ -n "$free" ] && OP="reg fixed $free" || OP=$to_free ;;
 		reg:refused) OP="reg fixed !1" ;;
-		unreg:ok) [ -n "$nondef" ] && OP="unreg $nondef" || OP="reg fixed $free" ;;
+		unreg:ok)
+			if [ -n "$nondef" ]; then OP="unreg $nondef"
+			elif [ -n "$free" ]; then OP="reg fixed $free"
+			else OP=$to_free
+			fi ;;
 		unreg:refused) OP="unreg !2" ;;
 		mig:ok) OP="mig bpf_bic reno" ;;
 		mig:refused) OP="mig reno !0" ;;
@@ -190,6 +250,12 @@ gen_missing() {
 				OP="defns $n"
 				break
 			done ;;
+		assign:ok) OP=$to_assign ;;
+		assign:refused) OP="assign rnd_a tmp" ;;
+		unassign:ok) [ -n "$assigned" ] && OP="unassign $assigned" || OP=$to_assign ;;
+		unassign:refused) OP="unassign tmp" ;;
+		# a connection that asks for reno itself and lands on the cgroup's
+		open:cg) [ -n "$governed" ] && OP="open 1 reno $governed" || OP=$to_assign ;;
 		open) OP="open 1 default" ;;
 		lo) OP="lo 1" ;;
 		close) OP="close 0" ;;
@@ -229,9 +295,13 @@ next_inst=1
 # (both ends in the initial namespace).
 declare -A h_pid=() h_ca=() h_inst=() h_n=() h_kind=()
 next_holder=0
+# Assignments: the algorithm each cgroup of CGS is assigned (by name: a
+# swap keeps them).  A connection a process of the cgroup, or of one below
+# it, establishes gets it, whatever the socket had before connect.
+declare -A asg=()
 
 model_reset() {
-	reg=() inst_map=() reg_link=() allowed=()
+	reg=() inst_map=() reg_link=() allowed=() asg=()
 	h_pid=() h_ca=() h_inst=() h_n=() h_kind=()
 	def_init=cubic def_init_inst="" def_ns=cubic def_ns_inst=""
 }
@@ -246,6 +316,23 @@ is_allowed() {
 	else
 		[[ $BASE_ALLOWED == *" $1 "* ]]
 	fi
+}
+
+is_assigned() {
+	local c
+	for c in "${!asg[@]}"; do [ "${asg[$c]}" = "$1" ] && return 0; done
+	return 1
+}
+
+# cg_ca CG: the algorithm new connections of the cgroup's processes get by
+# its own assignment or that of a cgroup it is in, into REPLY ("": none).
+cg_ca() {
+	local c=$1
+	REPLY=${asg[$c]:-}
+	while [ -z "$REPLY" ] && [[ $c == */* ]]; do
+		c=${c%/*}
+		REPLY=${asg[$c]:-}
+	done
 }
 
 # sockets_on NAME KIND: sockets on NAME the model has, into REPLY (KIND
@@ -297,8 +384,12 @@ outcome() {
 	nerr=$(printf '%s' "$ERR" | grep -c '')
 	nout=$(printf '%s' "$OUT" | grep -c '')
 	if [ "$EXPECT" = refused ]; then
-		[ "$RC" -ne 0 ] && [ "$nerr" -eq 1 ] && [ "$nout" -eq 0 ] && return 0
-		MISMATCH="expected a refusal in one line; got rc=$RC, stdout '$OUT', stderr '$ERR'"
+		# shellcheck disable=SC2053	# WANT_ERR is a pattern
+		[ "$RC" -ne 0 ] && [ "$nerr" -eq 1 ] && [ "$nout" -eq 0 ] &&
+			[[ $ERR == ${WANT_ERR:-*} ]] && return 0
+		MISMATCH="expected a refusal in one line"
+		[ -z "$WANT_ERR" ] || MISMATCH+=" like '$WANT_ERR'"
+		MISMATCH+="; got rc=$RC, stdout '$OUT', stderr '$ERR'"
 		return 1
 	fi
 	# shellcheck disable=SC2053	# WANT_OUT is a pattern
@@ -346,6 +437,9 @@ op_unreg() {
 	if is_bad "$1" || [ -z "${reg[$name]+x}" ]; then :
 	elif [ "$def_init" = "$name" ] && [ "$PLANT" != default-unregister ]; then :
 	elif [ "$def_ns" = "$name" ]; then :	# another namespace's default
+	elif is_assigned "$name"; then
+		[ "$def_init" = "$name" ] ||
+			WANT_ERR="ccctl: $name is assigned to cgroup *; ccctl unassign --cgroup * first"
 	else EXPECT=ok; WANT_OUT="unregistered $name"
 	fi
 	cc unregister "$name"
@@ -435,14 +529,65 @@ op_status() {
 	outcome
 }
 
-# holder KIND N CA: start a tcphold; its first line says whether it holds.
+# op_assign NAME_TOKEN CG: ccctl checks the name, then the path, then what
+# is assigned already; the refusal says which.
+op_assign() {
+	local tok=$1 cg=$2 name path=${CG_PATH[$2]} t rel
+	name_of "$tok"; name=$NAME
+	EXPECT=refused
+	if is_bad "$tok"; then WANT_ERR="ccctl: invalid algorithm name *"
+	elif [ -z "${reg[$name]+x}" ]; then WANT_ERR="ccctl: $name is not registered by ccctl *"
+	elif [ "$cg" = tmp ]; then WANT_ERR="ccctl: $path is not a cgroup *"
+	elif [ "$cg" = none ]; then WANT_ERR="ccctl: cannot find cgroup $path: *"
+	elif [ "${asg[$cg]:-}" = "$name" ]; then
+		WANT_ERR="ccctl: $name is already assigned to $path"
+	elif [ -n "${asg[$cg]:-}" ]; then
+		WANT_ERR="ccctl: $path is already assigned to ${asg[$cg]}; unassign it first"
+	else
+		EXPECT=ok WANT_OUT="assigned $name to $path"
+		for t in "${!asg[@]}"; do
+			if [[ $cg == "$t"/* ]]; then rel="is inside"
+			elif [[ $t == "$cg"/* ]]; then rel=contains
+			else continue
+			fi
+			EXPECT=refused
+			WANT_ERR="ccctl: cannot assign $name to $path: it $rel ${CG_PATH[$t]}, which is assigned to ${asg[$t]} (assignments cannot nest)"
+		done
+	fi
+	cc assign "$name" --cgroup "$path"
+	outcome || return 1
+	[ "$EXPECT" = ok ] && asg[$cg]=$name
+	return 0
+}
+
+op_unassign() {
+	local cg=$1 path=${CG_PATH[$1]}
+	EXPECT=refused
+	if [ "$cg" = tmp ]; then WANT_ERR="ccctl: $path is not a cgroup *"
+	elif [ "$cg" = none ]; then WANT_ERR="ccctl: cannot find cgroup $path: *"
+	elif [ -z "${asg[$cg]:-}" ]; then WANT_ERR="ccctl: nothing is assigned to $path"
+	else EXPECT=ok WANT_OUT="unassigned ${asg[$cg]} from $path"
+	fi
+	cc unassign --cgroup "$path"
+	outcome || return 1
+	[ "$EXPECT" = ok ] && unset "asg[$cg]"
+	return 0
+}
+
+# holder KIND N CA [CG]: start a tcphold (as a process of cgroup CG); its
+# first line says whether it holds.
 holder() {
-	local kind=$1 n=$2 ca=$3 line="" pid
+	local kind=$1 n=$2 ca=$3 cg=${4:-} line="" pid
+	local -a pre=()
 	rm -f "$TMP/fifo" && mkfifo "$TMP/fifo"
+	# shellcheck disable=SC2016	# expanded by the inner bash
+	[ -n "$cg" ] && pre=(bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "${CG_PATH[$cg]}")
 	# ip netns exec, not in_snd: the pid must be tcphold's own (ip execs
-	# it), not a subshell's that a kill would leave its child behind
+	# it, as the bash before it does), not a subshell's that a kill would
+	# leave its child behind
 	if [ "$kind" = ns ]; then
-		ip netns exec "$SND" tcphold connect "$RCV_ADDR" "$NS_PORT" "$n" "$ca" > "$TMP/fifo" 2> "$TMP/err" &
+		"${pre[@]}" ip netns exec "$SND" tcphold connect "$RCV_ADDR" "$NS_PORT" "$n" "$ca" \
+			> "$TMP/fifo" 2> "$TMP/err" &
 	else
 		tcphold connect 127.0.0.1 "$LO_PORT" "$n" "$ca" > "$TMP/fifo" 2> "$TMP/err" &
 	fi
@@ -458,15 +603,22 @@ holder() {
 	return 1
 }
 
+# From a cgroup assigned an algorithm, the connections come up on it, not
+# on what tcphold set before connect (the sock_ops program runs when each is
+# established); tcphold fails as before when that is not available.
 op_open() {
-	local n=$1 ca=$2 name inst want=fail
+	local n=$1 ca=$2 cg=${3:-} name inst want=fail gov=""
 	if [ "$ca" = default ]; then
 		name=$def_ns inst=$def_ns_inst
 	else
 		name=$ca inst=${reg[$ca]:-}
 	fi
 	available "$name" && want=hold
-	if holder ns "$n" "${ca/default/-}"; then
+	if [ -n "$cg" ]; then
+		cg_ca "$cg"
+		[ -n "$REPLY" ] && name=$REPLY inst=${reg[$REPLY]} gov=$cg
+	fi
+	if holder ns "$n" "${ca/default/-}" "$cg"; then
 		[ "$want" = hold ] || { MISMATCH="tcphold held $n on $ca, which is not available"; return 1; }
 	else
 		[ "$want" = fail ] || { MISMATCH="tcphold could not hold $n on $ca: $ERR"; return 1; }
@@ -475,6 +627,7 @@ op_open() {
 	h_pid[$next_holder]=$HOLDER h_ca[$next_holder]=$name h_inst[$next_holder]=$inst
 	h_n[$next_holder]=$n h_kind[$next_holder]=ns
 	next_holder=$((next_holder + 1))
+	OPEN_CG=$gov
 }
 
 # Over loopback both ends take the initial namespace's default: the
@@ -502,7 +655,7 @@ op_close() {
 run_op() {
 	local words
 	read -ra words <<< "$1"
-	MISMATCH="" EXPECT=""
+	MISMATCH="" EXPECT="" WANT_ERR="" OPEN_CG=""
 	case ${words[0]} in
 	reg) op_reg "${words[1]}" "${words[2]}" ;;
 	unreg) op_unreg "${words[1]}" ;;
@@ -511,7 +664,9 @@ run_op() {
 	def) op_def "${words[1]}" ;;
 	defns) op_defns "${words[1]}" ;;
 	list | status) op_status "${words[@]}" ;;
-	open) op_open "${words[1]}" "${words[2]}" ;;
+	assign) op_assign "${words[1]}" "${words[2]}" ;;
+	unassign) op_unassign "${words[1]}" ;;
+	open) op_open "${words[1]}" "${words[2]}" "${words[3]:-}" ;;
 	lo) op_lo "${words[1]}" ;;
 	close) op_close "${words[1]}" ;;
 	*) MISMATCH="unknown operation '$1'"; return 1 ;;
@@ -536,9 +691,26 @@ tally_ss() {
 	done
 }
 
-# One entry of ccctl list --json (names here never hold a quote; the model
-# assigns no cgroup, so each has none).
-LIST_RE='^,?\{"name":"([^"]*)","map_id":([0-9]+),"link_id":([0-9]+),"sockets":([0-9]+),"default":(true|false),"pinned":"[^"]*","cgroups":\[\]\}'
+# One entry of ccctl list --json (names and paths here never hold a quote
+# or a bracket), its cgroups as a list of quoted paths.
+LIST_RE='^,?\{"name":"([^"]*)","map_id":([0-9]+),"link_id":([0-9]+),"sockets":([0-9]+),"default":(true|false),"pinned":"[^"]*","cgroups":\[([^]]*)\]\}'
+
+# cgroups_ok NAME LIST: LIST (list --json's, without brackets) is exactly
+# the paths of the cgroups the model assigns NAME, in any order.
+cgroups_ok() {
+	local -A want=()
+	local c p
+	local -a got=()
+	for c in "${!asg[@]}"; do
+		[ "${asg[$c]}" = "$1" ] && want[${CG_PATH[$c]}]=1
+	done
+	[ -n "$2" ] && IFS=, read -ra got <<< "${2//\"/}"
+	for p in "${got[@]}"; do
+		[ -n "${want[$p]+x}" ] || return 1
+		unset "want[$p]"
+	done
+	[ "${#want[@]}" -eq 0 ]
+}
 
 # agree: the system shows the model's state; else MISMATCH says where.
 agree() {
@@ -587,6 +759,8 @@ agree() {
 		fi
 		[ "$got" = "$want" ] ||
 			{ MISMATCH="ccctl list: $n $got, model $n $want"; return 1; }
+		cgroups_ok "$n" "${BASH_REMATCH[6]}" ||
+			{ MISMATCH="ccctl list: $n assigned to [${BASH_REMATCH[6]}], model: $(model_asg)"; return 1; }
 		seen[$n]=1
 	done
 	[ "$rest" = "]" ] || { MISMATCH="ccctl list --json: cannot read '$rest'"; return 1; }
@@ -600,6 +774,14 @@ agree() {
 		got=$((got + 1))
 	done
 	[ "$got" -eq "${#reg[@]}" ] || { MISMATCH="$got pins, model ${!reg[*]}"; return 1; }
+
+	# "ID: cgroup  prog ID", one per cgroup link: one per assignment
+	got=0
+	while read -r id rest _; do
+		[[ $id == *: && $rest == cgroup ]] && got=$((got + 1))
+	done <<< "$(bpftool link show)"
+	[ "$got" -eq "${#asg[@]}" ] ||
+		{ MISMATCH="$got cgroup links, model: $(model_asg)"; return 1; }
 
 	tally_ss ns "$(ss -N "$SND" -tinH)" "$SND" || return 1
 	tally_ss lo "$(ss -tinH)" "the initial namespace" || return 1
@@ -618,6 +800,11 @@ agree() {
 		{ MISMATCH="$got struct_ops maps, model: ${!LIVE[*]}"; return 1; }
 }
 
+model_asg() {
+	local c
+	for c in "${!asg[@]}"; do printf '%s=%s ' "$c" "${asg[$c]}"; done
+}
+
 # settled: agree now, or within 10 s (frees and resets that are under way).
 settled() { wait_for 10 agree; }
 
@@ -630,6 +817,9 @@ reset_state() {
 	done
 	ccctl set-default cubic >/dev/null
 	in_snd ccctl set-default cubic >/dev/null
+	for n in "${CGS[@]}"; do
+		ccctl unassign --cgroup "${CG_PATH[$n]}" >/dev/null 2>&1
+	done
 	for n in $(ccctl list --json | jq -r '.[].name'); do
 		ccctl unregister "$n" >/dev/null
 	done
@@ -680,6 +870,11 @@ shrink() {
 
 # --- the run -----------------------------------------------------------------
 modules_up
+cg_mounted_here=no
+if ! grep -q "^[^ ]* $CGROOT cgroup2 " /proc/mounts; then
+	mount -t cgroup2 none "$CGROOT" && cg_mounted_here=yes
+fi
+for c in "${CGS[@]}"; do mkdir -p "${CG_PATH[$c]}"; done
 net_up 1gbit 1 1000
 ip netns exec "$RCV" tcphold listen 0.0.0.0 "$NS_PORT" > "$TMP/listen.ns" &
 lis_ns=$!
@@ -721,7 +916,8 @@ fi
 
 # What a run must have done to have gone where the bugs would be.
 MUST=(reg:ok reg:refused unreg:ok unreg:refused mig:ok mig:refused def:ok def:refused
-	defns:ok defns:refused open lo close)
+	defns:ok defns:refused assign:ok assign:refused unassign:ok unassign:refused
+	open open:cg lo close)
 $links && MUST+=(swap:ok)
 declare -A tally=()
 covered() {
@@ -759,7 +955,9 @@ while :; do
 				[ $((SECONDS - start)) -lt $((3 * MODEL_SECS)) ] || break
 			fi
 		fi
-		if [ $(( ${#done_ops[@]} % 4 )) -eq 3 ] && ! covered; then
+		every=3
+		[ "${#done_ops[@]}" -lt 16 ] || every=2
+		if [ $(( ${#done_ops[@]} % every )) -eq $((every - 1)) ] && ! covered; then
 			gen_missing
 		else
 			gen_op
@@ -775,6 +973,7 @@ while :; do
 	kind=${OP%% *}:$EXPECT
 	[[ $OP == open* || $OP == lo* || $OP == close* ]] && kind=${OP%% *}
 	tally[$kind]=$(( ${tally[$kind]:-0} + 1 ))
+	[ -n "$OPEN_CG" ] && tally[open:cg]=$(( ${tally[open:cg]:-0} + 1 ))
 	# what changes nothing, by the model: the shrinker's first guess
 	[[ $kind == *:refused || $kind == list:* || $kind == status:* ]] && inert+=("${#done_ops[@]}")
 done
@@ -815,6 +1014,10 @@ check "back to a clean state" reset_state
 kill "$lis_ns" "$lis_lo" 2>/dev/null
 wait 2>/dev/null
 net_down
+for c in c1/sub c1 c2; do
+	check "cgroup $c removed" wait_for 5 rmdir "${CG_PATH[$c]}"
+done
+[ "$cg_mounted_here" = no ] || check "cgroup2 unmounted" umount "$CGROOT"
 check "no struct_ops map left" wait_for 30 no_output bpftool struct_ops list
 check "no pin left" no_pins
 check "dmesg has no warning" dmesg_clean

@@ -8,9 +8,10 @@
 # list and its JSON show exactly the assignments there are.  Each bad input
 # (no cgroup2 mount, a path that is no cgroup, an algorithm ccctl did not
 # register, the same assignment twice, a second algorithm for a cgroup,
-# nested assignments, unregistering an algorithm a cgroup names) is one line
-# and leaves maps, links and pins as they were.  All checks are exact: which
-# algorithm a connection has is decided when it is established, not sampled.
+# nested assignments, also through a second cgroup2 mount, unregistering an
+# algorithm a cgroup names) is one line and leaves maps, links and pins as
+# they were.  All checks are exact: which algorithm a connection has is
+# decided when it is established, not sampled.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -123,6 +124,12 @@ refused "an assignment inside another" "it is inside $A, which is assigned to bp
 	ccctl assign bpf_bic_2611 --cgroup "$A/sub"
 refused "an assignment around others" "contains" \
 	ccctl assign bpf_bic --cgroup "$CG"
+# The same cgroups through a second cgroup2 mount: compared under the first.
+mkdir -p "$TMP/cg2" && mount -t cgroup2 none "$TMP/cg2"
+refused "an assignment inside another, through a second cgroup2 mount" \
+	"cannot assign bpf_bic_2611 to $A/sub: it is inside $A, which is assigned to bpf_bic" \
+	ccctl assign bpf_bic_2611 --cgroup "$TMP/cg2/${A#"$CG"/}/sub"
+umount "$TMP/cg2"
 refused "unregister of an algorithm a cgroup names" \
 	"bpf_bic is assigned to cgroup $A; ccctl unassign --cgroup $A first" \
 	ccctl unregister bpf_bic
