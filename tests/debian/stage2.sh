@@ -82,6 +82,13 @@ wait $c1 $c2
 check_cmp "the cgroup's flow delivered" "$(bytes "$STATE/flow-40002.json")" -gt 0
 reap 5202 5203
 
+# The objects the package ships (DWARF stripped, BTF kept) load as they
+# are; the removal must take this registration away too.
+check "ccctl registers the package's /usr/lib/bpf-bic/bpf/bic.bpf.o as bpf_bic_obj" \
+	ccctl register --object /usr/lib/bpf-bic/bpf/bic.bpf.o --name bpf_bic_obj
+check "... and its traced 2.6.11 object in the pre-6.4 form" \
+	ccctl register --object /usr/lib/bpf-bic/bpf/trace/nolink/bic_2611.bpf.o --name bpf_bic_obj2
+
 # Both namespaces were made while bpf_bic was the default and hold it as
 # theirs: the removal must put them back too (ccctl set-default --from).
 srv 5204
