@@ -247,6 +247,17 @@ acked_bytes() {
 	} END { for (p in max) print p, max[p] }'
 }
 
+# cgroup_links: how many cgroup BPF links (ccctl assign's) the kernel has.
+cgroup_links() {
+	bpftool link show | grep -cE '^[0-9]+: cgroup '
+}
+
+# in_cgroup CGROUP COMMAND...: run the command as a process of the cgroup.
+in_cgroup() {
+	# shellcheck disable=SC2016	# expanded by the inner bash
+	bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$@"
+}
+
 # wait_for SECONDS COMMAND...: poll until the command succeeds.
 wait_for() {
 	local end=$(( $(date +%s) + $1 ))

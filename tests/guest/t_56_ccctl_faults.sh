@@ -148,8 +148,7 @@ cg=/sys/fs/cgroup cgmounted=no
 grep -qw cgroup2 /proc/mounts || { mount -t cgroup2 none "$cg" && cgmounted=yes; }
 mkdir -p "$cg/t56"
 cgroups() { ccctl list --json | jq -c '[.[].cgroups[]]'; }
-nr_cglinks() { bpftool link show | grep -cE '^[0-9]+: cgroup '; }
-cglinks_are() { [ "$(nr_cglinks)" -eq "$1" ]; }
+cglinks_are() { [ "$(cgroup_links)" -eq "$1" ]; }
 check "register bpf_bic" ccctl register
 killed assign:attached assign bpf_bic --cgroup "$cg/t56"
 check "... no cgroup link once the killed fds are gone" wait_for 30 cglinks_are 0

@@ -22,12 +22,6 @@ TMP=/tmp/t59
 mkdir -p "$TMP"
 modules_up
 
-# in_cgroup CGROUP COMMAND...: run the command as a process of the cgroup.
-in_cgroup() {
-	# shellcheck disable=SC2016	# expanded by the inner bash
-	bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$@"
-}
-
 # algos SS_OUTPUT: the algorithms ss -ti shows in it, sorted, one line.
 algos() {
 	grep -owE 'bpf_bic_2611|bpf_bic|cubic|reno|bic' <<<"$1" | sort -u | xargs
@@ -62,11 +56,6 @@ flow() {
 	wait_for 30 sample || info "no sample of both ends"
 	kill "$client" "$(cat "$TMP/srv")"
 	wait
-}
-
-# cgroup_links: how many cgroup BPF links the kernel has.
-cgroup_links() {
-	bpftool link show | grep -cE '^[0-9]+: cgroup '
 }
 
 assignments() {

@@ -144,7 +144,6 @@ check_cmp "failing register: the default unchanged" "$(cat $CA_DEFAULT)" = "$bef
 check_cmp "failing register: no map, link or pin left" "$(ccctl_state)" = "$before"
 
 # --- cgroups ------------------------------------------------------------------
-cglinks() { bpftool link show | grep -cE '^[0-9]+: cgroup '; }
 rmdir "$CG/t62" 2>/dev/null
 printf 'register t62_a fixed default\nregister t62_b 2611\nassign t62_b %s/t62\n' "$CG" \
 	> "$D/cg.conf"
@@ -155,15 +154,15 @@ check "assign: the missing cgroup created" test -d "$CG/t62"
 check_cmp "assign: ccctl lists the cgroup under t62_b" \
 	"$(ccctl list --json | jq -cS 'map({(.name): .cgroups}) | add')" = \
 	"{\"t62_a\":[],\"t62_b\":[\"$CG/t62\"]}"
-check_cmp "assign: one cgroup link" "$(cglinks)" -eq 1
+check_cmp "assign: one cgroup link" "$(cgroup_links)" -eq 1
 err=$("$APPLY" start "$D/cg.conf" 2>&1 >/dev/null)
 check_cmp "assign: second start exits 0" "$?" -eq 0
-check_cmp "assign: still one cgroup link" "$(cglinks)" -eq 1
+check_cmp "assign: still one cgroup link" "$(cgroup_links)" -eq 1
 err=$("$APPLY" stop 2>&1 >/dev/null)
 check_cmp "assign: stop exits 0" "$?" -eq 0
 info "$err"
 check_cmp "assign: stop leaves nothing registered" "$(names)" = none
-check_cmp "assign: stop leaves no cgroup link" "$(cglinks)" -eq 0
+check_cmp "assign: stop leaves no cgroup link" "$(cgroup_links)" -eq 0
 check_cmp "assign: stop puts the default back" "$(cat $CA_DEFAULT)" = "$before_default"
 check "assign: no pins" no_pins
 rmdir "$CG/t62" 2>/dev/null
