@@ -81,7 +81,7 @@ single() {
 # goodput is measured over the same window, from when the last one has had
 # 6 s to settle until 1 s before the end.
 shared() {
-	local test=$1 ca=$2 secs=$3 stagger=$4 i port dst t0 ts1 ts2 from ports=()
+	local test=$1 ca=$2 secs=$3 stagger=$4 i port dst t0 from ports=()
 	shift 4
 	local n=$# rc=0 pids=()
 	for ((i = 0; i < n; i++)); do
@@ -97,12 +97,7 @@ shared() {
 		i=$((i + 1))
 	done
 	from=$(((n - 1) * stagger + 6))
-	sleep_until "$t0" "$from"
-	ts1=$(uptime_s)
-	acked_bytes > /tmp/acked.1
-	sleep_until "$t0" $((secs - 1))
-	ts2=$(uptime_s)
-	acked_bytes > /tmp/acked.2
+	acked_window "$t0" "$from" $((secs - 1))
 	for i in "${pids[@]}"; do
 		wait "$i" || rc=1
 	done
@@ -110,9 +105,7 @@ shared() {
 	[ "$rc" -eq 0 ] || return 1
 	i=0
 	for dst in "$@"; do
-		awk -v k="$dst:$((5201 + i))" -v dt="$(awk -v a="$ts1" -v b="$ts2" 'BEGIN { print b - a }')" '
-			FNR == NR && $1 == k { b1 = $2 } FNR != NR && $1 == k { b2 = $2 }
-			END { printf "%.0f\n", (b2 - b1) * 8 / dt }' /tmp/acked.1 /tmp/acked.2
+		window_bps "$dst:$((5201 + i))"
 		i=$((i + 1))
 	done > "/tmp/$test.$ca.bps"
 	res "$test" "$ca" window "$from-$((secs - 1))s"

@@ -247,6 +247,25 @@ acked_bytes() {
 	} END { for (p in max) print p, max[p] }'
 }
 
+# acked_window T0 FROM UNTIL: acked_bytes FROM and UNTIL seconds after
+# uptime T0, into /tmp/acked.1 and /tmp/acked.2, and the seconds between
+# the two readings into ACKED_DT.  window_bps PEER: what the sender's
+# busiest connection to PEER (addr:port) had acked in that window, in bit/s.
+acked_window() {
+	local ts1
+	sleep_until "$1" "$2"
+	ts1=$(uptime_s)
+	acked_bytes > /tmp/acked.1
+	sleep_until "$1" "$3"
+	ACKED_DT=$(awk -v a="$ts1" -v b="$(uptime_s)" 'BEGIN { print b - a }')
+	acked_bytes > /tmp/acked.2
+}
+window_bps() {
+	awk -v k="$1" -v dt="$ACKED_DT" '
+		FNR == NR && $1 == k { b1 = $2 } FNR != NR && $1 == k { b2 = $2 }
+		END { printf "%.0f\n", (b2 - b1) * 8 / dt }' /tmp/acked.1 /tmp/acked.2
+}
+
 # cgroup_links: how many cgroup BPF links (ccctl assign's) the kernel has.
 cgroup_links() {
 	bpftool link show | grep -cE '^[0-9]+: cgroup '

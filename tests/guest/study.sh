@@ -220,7 +220,7 @@ single() {
 # share CA REORDER QUEUE RUN: CA on port 5201 and Reno on 5202, started
 # together; each one's goodput over [SKIP, SECS - 1] s from bytes_acked.
 share() {
-	local ca=$1 reo=$2 q=$3 run=$4 tag=share-$1-$2-$3-$4 rc=0 t0 ts1 ts2 c1 c2 drops bps cpu0 busy
+	local ca=$1 reo=$2 q=$3 run=$4 tag=share-$1-$2-$3-$4 rc=0 t0 c1 c2 drops bps cpu0 busy
 	{ server 5201 && server 5202; } > /dev/null || return 1
 	in_snd nstat -n
 	t0=$(uptime_s)
@@ -229,12 +229,7 @@ share() {
 	c1=$!
 	client 5202 reno "$SECS" > /dev/null &
 	c2=$!
-	sleep_until "$t0" "$SKIP"
-	ts1=$(uptime_s)
-	acked_bytes > /tmp/acked.1
-	sleep_until "$t0" $((SECS - 1))
-	ts2=$(uptime_s)
-	acked_bytes > /tmp/acked.2
+	acked_window "$t0" "$SKIP" $((SECS - 1))
 	wait "$c1" || rc=1
 	wait "$c2" || rc=1
 	busy=$(cpu_busy "$cpu0")
@@ -242,11 +237,7 @@ share() {
 	drops=$(queue_drops)
 	reap 5201 5202
 	[ "$rc" -eq 0 ] || return 1
-	bps=$(awk -v dt="$(awk -v a="$ts1" -v b="$ts2" 'BEGIN { print b - a }')" \
-		-v p1="$RCV_ADDR:5201" -v p2="$RCV_ADDR:5202" '
-		FNR == NR { b1[$1] = $2; next } { b2[$1] = $2 }
-		END { printf "%.0f %.0f\n", (b2[p1] - b1[p1]) * 8 / dt, (b2[p2] - b1[p2]) * 8 / dt }' \
-		/tmp/acked.1 /tmp/acked.2)
+	bps="$(window_bps "$RCV_ADDR:5201") $(window_bps "$RCV_ADDR:5202")"
 	row share "$ca" "$reo" "$q" "$run" $((BDP_PKTS + q)) "${bps% *}" \
 		"$(nstat_sum /tmp/nstat TcpOutSegs)" "$(nstat_sum /tmp/nstat TcpRetransSegs)" \
 		"${drops:-0}" "$(undos)" \
