@@ -537,7 +537,12 @@ op_assign() {
 	local tok=$1 cg=$2 name path=${CG_PATH[$2]} t rel
 	name_of "$tok"; name=$NAME
 	EXPECT=refused
-	if is_bad "$tok"; then WANT_ERR="ccctl: invalid algorithm name *"
+	if is_bad "$tok"; then
+		# a control character is refused before any name is parsed
+		case $name in
+		*[[:cntrl:]]*) WANT_ERR="ccctl: argument 2 has a control character *" ;;
+		*) WANT_ERR="ccctl: invalid algorithm name *" ;;
+		esac
 	elif [ -z "${reg[$name]+x}" ]; then WANT_ERR="ccctl: $name is not registered by ccctl *"
 	elif [ "$cg" = tmp ]; then WANT_ERR="ccctl: $path is not a cgroup *"
 	elif [ "$cg" = none ]; then WANT_ERR="ccctl: cannot find cgroup $path: *"
