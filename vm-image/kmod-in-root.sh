@@ -19,6 +19,10 @@ die() { echo "kmod-in-root: $*" >&2; exit 1; }
 root=$(realpath "$1") kver=$2 out=$(realpath -m "$3") mod=$(realpath "$4") inc=$(realpath "$5")
 shift 5
 
+# One build in a root at a time: make -j builds bic_ref and the patched
+# tcp_bic at once, and both unpack the headers into it.
+exec 9>"$root/.kmod.lock"
+flock 9
 for deb in "$@"; do
 	dpkg-deb -x "$deb" "$root"
 done
@@ -30,20 +34,22 @@ cc=${want%% *}
 have=$(chroot "$root" "$cc" --version 2>/dev/null | head -n 1) || true
 [ "$have" = "$want" ] || die "$kver was built with '$want'; the root has '${have:-no $cc}'"
 
-rm -rf "$root/build/kmod"
-mkdir -p "$root/build/kmod" "$root/src/mod" "$root/src/inc"
+kdir=/build/kmod.$$
+rm -rf "${root:?}$kdir"
+mkdir -p "$root$kdir" "$root/src/mod" "$root/src/inc"
+trap 'rm -rf "${root:?}$kdir"' EXIT
 for f in "$mod"/*; do
-	ln -s "/src/mod/${f##*/}" "$root/build/kmod/"
+	ln -s "/src/mod/${f##*/}" "$root$kdir/"
 done
 # shellcheck disable=SC2016	# expanded by the inner sh
 unshare -m --propagation private sh -c '
-	root=$1 mod=$2 inc=$3 hdr=$4
+	root=$1 mod=$2 inc=$3 hdr=$4 kdir=$5
 	mount -t proc proc "$root/proc" &&
 	mount --bind -o ro "$mod" "$root/src/mod" &&
 	mount --bind -o ro "$inc" "$root/src/inc" &&
-	exec chroot "$root" make -s -C "$hdr" M=/build/kmod BIC_INC=/src/inc \
+	exec chroot "$root" make -s -C "$hdr" M="$kdir" BIC_INC=/src/inc \
 		CONFIG_DEBUG_INFO_BTF_MODULES= CONFIG_PAHOLE_VERSION=0 modules
-' sh "$root" "$mod" "$inc" "$hdr" || die "module build for $kver failed"
+' sh "$root" "$mod" "$inc" "$hdr" "$kdir" || die "module build for $kver failed"
 
 mkdir -p "$out"
-cp "$root/build/kmod/"*.ko "$out/"
+cp "$root$kdir/"*.ko "$out/"
