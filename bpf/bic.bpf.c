@@ -3,9 +3,12 @@
  * BIC TCP (Xu, Harfoush, Rhee, INFOCOM 2004) as a BPF tcp_congestion_ops.
  *
  * All window arithmetic lives in bic_math.h; this file only wires it to the
- * socket and records what it did.  Build with -DBIC_LEGACY_UNDO=1 (and a
- * different -DBIC_CA_NAME) to get the pre-2.6.11.7 undo behaviour, and with
- * -DBIC_NO_LINK=1 for kernels without struct_ops links.
+ * socket and records what it did.  It carries one of three undo rules
+ * (bic_math.h): the seed's, max(cwnd, Wmax); with -DBIC_LEGACY_UNDO=1 (and a
+ * different -DBIC_CA_NAME) the pre-2.6.11.7 one; with -DBIC_RESTORE_UNDO=1
+ * the complete undo, which snapshots BIC at each reduction and puts it back
+ * when the kernel finds the reduction spurious.  -DBIC_NO_LINK=1 builds the
+ * form for kernels without struct_ops links.
  *
  * Tracing is chosen at load time: bic_trace is false unless the loader sets
  * it (ccctl register --trace) or the object is built with -DBIC_TRACE=1 (for
@@ -29,6 +32,12 @@
 #ifndef BIC_LEGACY_UNDO
 #define BIC_LEGACY_UNDO 0
 #endif
+
+#ifndef BIC_RESTORE_UNDO
+#define BIC_RESTORE_UNDO 0
+#endif
+
+_Static_assert(!(BIC_LEGACY_UNDO && BIC_RESTORE_UNDO), "one undo rule per object");
 
 #ifndef BIC_NO_LINK
 #define BIC_NO_LINK 0
@@ -62,6 +71,9 @@ extern unsigned long CONFIG_HZ __kconfig;
 struct bic_priv {
 	struct bic bic;
 	__u32 traced_cwnd;	/* cwnd in the last BIC_EV_CWND, to emit only changes */
+#if BIC_RESTORE_UNDO
+	struct bic_undo undo;	/* BIC before the last reduction */
+#endif
 };
 
 _Static_assert(sizeof(struct bic_priv) <= ICSK_CA_PRIV_SIZE,
@@ -113,6 +125,9 @@ void BPF_PROG(bpf_bic_init, struct sock *sk)
 	struct bic_priv *p = inet_csk_ca(sk);
 
 	bic_reset(&p->bic);
+#if BIC_RESTORE_UNDO
+	p->undo.valid = 0;
+#endif
 	p->traced_cwnd = tcp_sk(sk)->snd_cwnd;
 	__sync_fetch_and_add(&bic_stats.init, 1);
 	bic_emit(sk, p, BIC_EV_INIT, 0);
@@ -161,7 +176,11 @@ __u32 BPF_PROG(bpf_bic_ssthresh, struct sock *sk)
 	__u32 cwnd = tcp_sk(sk)->snd_cwnd;
 	__u32 ret;
 
+#if BIC_RESTORE_UNDO
+	ret = bic_recalc_ssthresh_saved(&p->bic, &p->undo, cwnd);
+#else
 	ret = bic_recalc_ssthresh(&p->bic, cwnd);
+#endif
 
 	__sync_fetch_and_add(&bic_stats.ssthresh, 1);
 	bic_stats.last_ssthresh.cwnd = cwnd;
@@ -180,7 +199,11 @@ void BPF_PROG(bpf_bic_set_state, struct sock *sk, __u8 new_state)
 	if (new_state != TCP_CA_Loss)
 		return;
 
+#if BIC_RESTORE_UNDO
+	bic_reset_saved(&p->bic, &p->undo);
+#else
 	bic_reset(&p->bic);
+#endif
 	__sync_fetch_and_add(&bic_stats.loss_resets, 1);
 	bic_emit(sk, p, BIC_EV_LOSS, 0);
 }
@@ -196,6 +219,8 @@ __u32 BPF_PROG(bpf_bic_undo_cwnd, struct sock *sk)
 
 #if BIC_LEGACY_UNDO
 	ret = bic_undo_cwnd_2611(cwnd, ssthresh);
+#elif BIC_RESTORE_UNDO
+	ret = bic_undo_restore(&p->bic, &p->undo, cwnd);
 #else
 	ret = bic_undo_cwnd(&p->bic, cwnd);
 #endif

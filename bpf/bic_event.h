@@ -33,7 +33,7 @@ struct bic_event {
 struct bic_undo_sample {
 	__u32 cwnd;
 	__u32 ssthresh;
-	__u32 last_max_cwnd;
+	__u32 last_max_cwnd;	/* after the undo (bpf_bic_restore puts it back) */
 	__u32 ret;
 };
 

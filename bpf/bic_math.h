@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * BIC TCP window arithmetic, kept free of any kernel or BPF access so that
- * the BPF struct_ops program, the host unit test and the kernel module all
- * run byte-for-byte the same code.
+ * the BPF struct_ops program, the host unit test, the drill model and the
+ * kernel module all run byte-for-byte the same code.
+ *
+ * Three undo rules live here: the seed's (bic_undo_cwnd(), bpf_bic), the
+ * 2.6.11 bug it fixed (bic_undo_cwnd_2611(), bpf_bic_2611) and the complete
+ * undo (bic_undo_restore(), bpf_bic_restore).  The kernel's own tcp_bic
+ * undoes with tcp_reno_undo_cwnd(), max(cwnd, prior_cwnd).
  *
  * The includer must already provide __u32/__s32 (vmlinux.h, <linux/types.h>
  * or the kernel's linux/types.h); this header includes nothing so that it
@@ -165,6 +170,91 @@ static __always_inline void bic_acked(struct bic *ca, __u32 pkts_acked)
 static __always_inline __u32 bic_undo_cwnd(const struct bic *ca, __u32 cwnd)
 {
 	return bic_max_u32(cwnd, ca->last_max_cwnd);
+}
+
+/*
+ * The complete undo (bpf_bic_restore): a spurious congestion event is taken
+ * back whole, as RFC 9438 section 4.9 asks of CUBIC and Linux's H-TCP does:
+ * BIC's search state returns to what it was before the reduction (Wmax, the
+ * epoch, cnt and its cache), and cwnd to max(cwnd, the cwnd before it).  The
+ * kernel restores ssthresh itself (prior_ssthresh).
+ *
+ * When the snapshot is taken and dropped follows the kernel's own undo
+ * bookkeeping (tcp_input.c, 6.1 to 7.3), which does the same for cwnd:
+ *
+ * - Every ssthresh() call takes it.  The kernel sets prior_cwnd at every
+ *   ssthresh() call and nowhere else (tcp_init_cwnd_reduction(),
+ *   tcp_enter_loss()), and its undo restores that prior_cwnd: snapshot and
+ *   prior_cwnd always describe the same reduction.  A second reduction
+ *   inside one undo episode never calls ssthresh(): an RTO in Recovery or
+ *   CWR before high_seq is acked, or in Loss after a retransmission, keeps
+ *   ssthresh, prior_cwnd and undo_marker, and Recovery entered from CWR
+ *   keeps ssthresh.  So the snapshot is that of the episode's first
+ *   reduction, and a loss that starts a new episode (tcp_init_undo())
+ *   always calls ssthresh() and replaces it, as the new episode replaces
+ *   undo_marker.  A loss a tail loss probe reveals (tcp_process_tlp_ack())
+ *   reduces without a new episode and replaces prior_cwnd and the snapshot
+ *   alike.
+ * - A real loss or a real RTO (no undo) leaves it: the kernel keeps
+ *   undo_marker past the recovery, and a late D-SACK can still undo it
+ *   (tcp_try_undo_dsack() in Open and Disorder), with the same snapshot.
+ * - The Loss reset (set_state TCP_CA_Loss, after ssthresh()) clears BIC
+ *   and keeps the snapshot: it is what a spurious RTO's undo restores.
+ * - ECN: tcp_enter_cwr() calls ssthresh() with undo_marker and
+ *   prior_ssthresh zeroed, and any ECE ACK zeroes prior_ssthresh
+ *   (tcp_fastretrans_alert()): tcp_undo_cwnd_reduction() calls undo_cwnd()
+ *   only when prior_ssthresh is set, so a reduction ECN asked for is never
+ *   undone and its snapshot never used; the next ssthresh() replaces it.
+ * - An undo uses the snapshot up.  The kernel zeroes undo_marker in the
+ *   same step, and only tcp_init_undo() sets it again, always beside an
+ *   ssthresh() call, so a second undo_cwnd() without a new reduction does
+ *   not happen; if it did there would be nothing to restore, and cwnd is
+ *   kept.
+ *
+ * delayed_ack measures the receiver, not the search, and is kept as it is
+ * (samples from an Open spell between a recovery and a late D-SACK undo
+ * stay) unless the Loss reset replaced it with its guess since the
+ * snapshot: then the measurement comes back with the rest.
+ */
+struct bic_undo {
+	struct bic saved;	/* BIC before the reduction */
+	__u32 prior_cwnd;	/* cwnd before the reduction */
+	__u8 valid;		/* saved is there to restore */
+	__u8 reset;		/* the Loss reset has run since it was saved */
+};
+
+_Static_assert(sizeof(struct bic_undo) == 32, "struct bic_undo layout changed");
+
+/* ssthresh() of the complete undo: save BIC, then reduce as BIC does. */
+static __always_inline __u32 bic_recalc_ssthresh_saved(struct bic *ca, struct bic_undo *u,
+							 __u32 cwnd)
+{
+	u->saved = *ca;
+	u->prior_cwnd = cwnd;
+	u->valid = 1;
+	u->reset = 0;
+	return bic_recalc_ssthresh(ca, cwnd);
+}
+
+/* The Loss reset of the complete undo: BIC's reset, the snapshot kept. */
+static __always_inline void bic_reset_saved(struct bic *ca, struct bic_undo *u)
+{
+	bic_reset(ca);
+	u->reset = 1;
+}
+
+/* undo_cwnd() of the complete undo: BIC as before the reduction. */
+static __always_inline __u32 bic_undo_restore(struct bic *ca, struct bic_undo *u, __u32 cwnd)
+{
+	__u32 delayed_ack = ca->delayed_ack;
+
+	if (!u->valid)
+		return cwnd;
+	*ca = u->saved;
+	if (!u->reset)
+		ca->delayed_ack = delayed_ack;
+	u->valid = 0;
+	return bic_max_u32(cwnd, u->prior_cwnd);
 }
 
 /*

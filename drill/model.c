@@ -7,8 +7,8 @@
  * The receiver is the guest's own (engine.c); the sender is a model of
  * Linux TCP (net/ipv4/tcp_input.c, tcp_output.c, tcp_recovery.c, as in
  * 6.1 to 7.3) restricted to what a drill exercises, with the window
- * arithmetic of bic_math.h for bpf_bic, bic_ref, bic and bpf_bic_2611 and
- * the kernel's Reno for reno.  The sysctls ackdrill sets are assumed:
+ * arithmetic of bic_math.h for bpf_bic, bic_ref, bic, bpf_bic_2611 and
+ * bpf_bic_restore and the kernel's Reno for reno.  The sysctls ackdrill sets are assumed:
  * SACK with RACK loss detection at reordering 1 (a hole is lost at the first
  * SACK above it), no TLP, F-RTO on, no ECN, one MSS per skb.
  *
@@ -57,7 +57,7 @@ enum { CA_OPEN, CA_DISORDER, CA_CWR, CA_RECOVERY, CA_LOSS };
 
 enum { REXMIT_NONE, REXMIT_LOST, REXMIT_NEW };
 
-enum algo { A_BPF_BIC, A_BIC_REF, A_BIC, A_BPF_BIC_2611, A_RENO };
+enum algo { A_BPF_BIC, A_BIC_REF, A_BIC, A_BPF_BIC_2611, A_BPF_BIC_RESTORE, A_RENO };
 
 struct model {
 	struct sender ops;
@@ -95,6 +95,7 @@ struct model {
 	uint32_t jiffies;
 	uint32_t acks;			/* ACKs taken so far */
 	struct bic bic;
+	struct bic_undo undo;		/* bpf_bic_restore's snapshot */
 	bool reduced;			/* ssthresh() since BIC last computed cnt */
 };
 
@@ -129,6 +130,8 @@ static void ca_init(struct model *m)
 static uint32_t ca_ssthresh(struct model *m)
 {
 	m->reduced = true;
+	if (m->algo == A_BPF_BIC_RESTORE)
+		return bic_recalc_ssthresh_saved(&m->bic, &m->undo, m->cwnd);
 	if (is_bic(m))
 		return bic_recalc_ssthresh(&m->bic, m->cwnd);
 	return bic_max_u32(m->cwnd >> 1, 2);
@@ -136,7 +139,9 @@ static uint32_t ca_ssthresh(struct model *m)
 
 static void ca_set_state(struct model *m, uint32_t state)
 {
-	if (is_bic(m) && state == CA_LOSS)
+	if (m->algo == A_BPF_BIC_RESTORE && state == CA_LOSS)
+		bic_reset_saved(&m->bic, &m->undo);
+	else if (is_bic(m) && state == CA_LOSS)
 		bic_reset(&m->bic);
 	m->ca_state = state;
 }
@@ -149,6 +154,8 @@ static uint32_t ca_undo_cwnd(struct model *m)
 		return bic_undo_cwnd(&m->bic, m->cwnd);
 	case A_BPF_BIC_2611:
 		return bic_undo_cwnd_2611(m->cwnd, m->ssthresh);
+	case A_BPF_BIC_RESTORE:
+		return bic_undo_restore(&m->bic, &m->undo, m->cwnd);
 	default:	/* bic and reno: tcp_reno_undo_cwnd */
 		return bic_max_u32(m->cwnd, m->prior_cwnd);
 	}
@@ -900,7 +907,8 @@ static int m_info(struct sender *snd, struct tcpstat *st)
 
 static const struct { const char *name; enum algo algo; } algos[] = {
 	{ "bpf_bic", A_BPF_BIC }, { "bic_ref", A_BIC_REF }, { "bic", A_BIC },
-	{ "bpf_bic_2611", A_BPF_BIC_2611 }, { "reno", A_RENO },
+	{ "bpf_bic_2611", A_BPF_BIC_2611 }, { "bpf_bic_restore", A_BPF_BIC_RESTORE },
+	{ "reno", A_RENO },
 };
 
 int main(int argc, char **argv)

@@ -9,6 +9,7 @@
  * Build: cc -Wall -Wextra -Werror -O2 -o test_bic_math test_bic_math.c
  */
 #include <stdio.h>
+#include <string.h>
 #include <linux/types.h>
 
 #include "../../bpf/bic_math.h"
@@ -330,6 +331,94 @@ static void test_undo(void)
 }
 
 /*
+ * The complete undo.  BIC mid-search (Wmax 120, an epoch at 900, cnt 6
+ * cached for cwnd 100 at 990) loses below Wmax: fast convergence makes Wmax
+ * 100 * 1843 / 2048 = 89 and the epoch ends.  The undo puts all of it
+ * back and cwnd to the 100 it had; delayed_ack keeps what it measured
+ * since, for no Loss reset replaced it.
+ */
+static void test_undo_restore_fast_retransmit(void)
+{
+	struct bic ca = bic_with(120, 20), before;
+	struct bic_undo u = { 0 };
+
+	ca.epoch_start = 900;
+	ca.cnt = 6;
+	ca.last_cwnd = 100;
+	ca.last_time = 990;
+	before = ca;
+
+	EXPECT_EQ(bic_recalc_ssthresh_saved(&ca, &u, 100), 79);	/* as the seed's */
+	EXPECT_EQ(ca.last_max_cwnd, 89);
+	EXPECT_EQ(ca.epoch_start, 0);
+	EXPECT_EQ(u.valid, 1);
+	EXPECT_EQ(u.prior_cwnd, 100);
+	bic_acked(&ca, 4);				/* 20 + 4 - 1 = 23 */
+	EXPECT_EQ(ca.delayed_ack, 23);
+
+	EXPECT_EQ(bic_undo_restore(&ca, &u, 79), 100);	/* max(79, 100) */
+	EXPECT_EQ(ca.last_max_cwnd, 120);
+	EXPECT_EQ(ca.epoch_start, 900);
+	EXPECT_EQ(ca.cnt, 6);
+	EXPECT_EQ(ca.last_cwnd, 100);
+	EXPECT_EQ(ca.last_time, 990);
+	EXPECT_EQ(ca.delayed_ack, 23);			/* kept, not 20 */
+	EXPECT_EQ(u.valid, 0);
+	before.delayed_ack = 23;
+	EXPECT_EQ(memcmp(&ca, &before, sizeof(ca)), 0);
+
+	/* Used up: a second undo restores nothing and keeps cwnd. */
+	ca.last_max_cwnd = 7;
+	EXPECT_EQ(bic_undo_restore(&ca, &u, 50), 50);
+	EXPECT_EQ(ca.last_max_cwnd, 7);
+
+	/* A cwnd that grew past the old one since is kept. */
+	ca = before;
+	bic_recalc_ssthresh_saved(&ca, &u, 100);
+	EXPECT_EQ(bic_undo_restore(&ca, &u, 130), 130);	/* max(130, 100) */
+	EXPECT_EQ(ca.last_max_cwnd, 120);
+}
+
+/*
+ * A spurious RTO: ssthresh() saves, the Loss reset clears BIC (Wmax 0, the
+ * default delayed_ack 32), and the undo brings back everything, the
+ * measured delayed_ack 20 too, and cwnd 100 where the seed's rule gives
+ * max(1, Wmax 0) = 1.
+ */
+static void test_undo_restore_rto(void)
+{
+	struct bic ca = bic_with(120, 20), before;
+	struct bic_undo u = { 0 };
+
+	ca.epoch_start = 900;
+	before = ca;
+	bic_recalc_ssthresh_saved(&ca, &u, 100);
+	bic_reset_saved(&ca, &u);
+	EXPECT_EQ(ca.last_max_cwnd, 0);
+	EXPECT_EQ(ca.delayed_ack, 32);
+	EXPECT_EQ(bic_undo_cwnd(&ca, 1), 1);		/* the seed's rule here */
+	EXPECT_EQ(bic_undo_restore(&ca, &u, 1), 100);
+	EXPECT_EQ(memcmp(&ca, &before, sizeof(ca)), 0);	/* delayed_ack 20 too */
+}
+
+/*
+ * Each ssthresh() takes a new snapshot, as the kernel sets prior_cwnd at
+ * each: the undo after two reductions restores the state between them.
+ */
+static void test_undo_restore_second_reduction(void)
+{
+	struct bic ca = bic_with(120, 32), between;
+	struct bic_undo u = { 0 };
+
+	bic_recalc_ssthresh_saved(&ca, &u, 100);	/* Wmax 89 */
+	between = ca;
+	EXPECT_EQ(bic_recalc_ssthresh_saved(&ca, &u, 79), 63);	/* 79 * 819 / 1024 */
+	EXPECT_EQ(ca.last_max_cwnd, 71);		/* 79 < 89: 79 * 1843 / 2048 */
+	EXPECT_EQ(bic_undo_restore(&ca, &u, 63), 79);
+	EXPECT_EQ(memcmp(&ca, &between, sizeof(ca)), 0);
+}
+
+/*
  * Spurious loss at cwnd 100, undone with both undo rules.  The fixed rule
  * resumes at Wmax, where BIC crawls (cnt 250); the 2.6.11 rule restores
  * 2 * ssthresh = 158, beyond Wmax + 48, where BIC probes linearly (cnt 4).
@@ -400,6 +489,9 @@ int main(void)
 	test_recalc_ssthresh();
 	test_acked();
 	test_undo();
+	test_undo_restore_fast_retransmit();
+	test_undo_restore_rto();
+	test_undo_restore_second_reduction();
 	test_scenario_spurious_loss();
 	test_epoch_ms();
 
