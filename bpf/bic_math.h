@@ -176,7 +176,7 @@ static __always_inline __u32 bic_undo_cwnd(const struct bic *ca, __u32 cwnd)
  * The complete undo (bpf_bic_restore): a spurious congestion event is taken
  * back whole, as RFC 9438 section 4.9 asks of CUBIC and Linux's H-TCP does:
  * BIC's search state returns to what it was before the reduction (Wmax, the
- * epoch, cnt and its cache), and cwnd to max(cwnd, the cwnd before it).  The
+ * epoch and cnt), and cwnd to max(cwnd, the cwnd before it).  The
  * kernel restores ssthresh itself (prior_ssthresh).
  *
  * When the snapshot is taken and dropped follows the kernel's own undo
@@ -215,6 +215,12 @@ static __always_inline __u32 bic_undo_cwnd(const struct bic *ca, __u32 cwnd)
  * (samples from an Open spell between a recovery and a late D-SACK undo
  * stay) unless the Loss reset replaced it with its guess since the
  * snapshot: then the measurement comes back with the rest.
+ *
+ * cnt's cache (last_cwnd, last_time) comes back empty: cnt is a function of
+ * cwnd, Wmax and delayed_ack, which are back, so the next update computes
+ * the count the search would use.  A restored cache would make that update
+ * hinge on whether the episode outlasted the HZ/32 gate, which the undo
+ * cannot know (and the drills could not predict).
  */
 struct bic_undo {
 	struct bic saved;	/* BIC before the reduction */
@@ -251,6 +257,7 @@ static __always_inline __u32 bic_undo_restore(struct bic *ca, struct bic_undo *u
 	if (!u->valid)
 		return cwnd;
 	*ca = u->saved;
+	ca->last_cwnd = 0;		/* recompute cnt at the next update */
 	if (!u->reset)
 		ca->delayed_ack = delayed_ack;
 	u->valid = 0;

@@ -360,12 +360,22 @@ static void test_undo_restore_fast_retransmit(void)
 	EXPECT_EQ(ca.last_max_cwnd, 120);
 	EXPECT_EQ(ca.epoch_start, 900);
 	EXPECT_EQ(ca.cnt, 6);
-	EXPECT_EQ(ca.last_cwnd, 100);
-	EXPECT_EQ(ca.last_time, 990);
+	EXPECT_EQ(ca.last_cwnd, 0);			/* the cache emptied */
 	EXPECT_EQ(ca.delayed_ack, 23);			/* kept, not 20 */
 	EXPECT_EQ(u.valid, 0);
 	before.delayed_ack = 23;
+	before.last_cwnd = 0;
 	EXPECT_EQ(memcmp(&ca, &before, sizeof(ca)), 0);
+
+	/*
+	 * The next update recomputes, though the gate (HZ/32 after 990) is
+	 * shut: 100 / ((120 - 100) / 4) = 20, (20 << 4) / 23 = 13, not the
+	 * stale 6 of the cache.
+	 */
+	bic_update(&ca, 100, 991, HZ);
+	EXPECT_EQ(ca.cnt, 13);
+	EXPECT_EQ(ca.last_time, 991);
+	EXPECT_EQ(ca.epoch_start, 900);			/* the epoch goes on */
 
 	/* Used up: a second undo restores nothing and keeps cwnd. */
 	ca.last_max_cwnd = 7;
@@ -398,6 +408,7 @@ static void test_undo_restore_rto(void)
 	EXPECT_EQ(ca.delayed_ack, 32);
 	EXPECT_EQ(bic_undo_cwnd(&ca, 1), 1);		/* the seed's rule here */
 	EXPECT_EQ(bic_undo_restore(&ca, &u, 1), 100);
+	before.last_cwnd = 0;
 	EXPECT_EQ(memcmp(&ca, &before, sizeof(ca)), 0);	/* delayed_ack 20 too */
 }
 
@@ -415,6 +426,7 @@ static void test_undo_restore_second_reduction(void)
 	EXPECT_EQ(bic_recalc_ssthresh_saved(&ca, &u, 79), 63);	/* 79 * 819 / 1024 */
 	EXPECT_EQ(ca.last_max_cwnd, 71);		/* 79 < 89: 79 * 1843 / 2048 */
 	EXPECT_EQ(bic_undo_restore(&ca, &u, 63), 79);
+	between.last_cwnd = 0;
 	EXPECT_EQ(memcmp(&ca, &between, sizeof(ca)), 0);
 }
 
