@@ -44,6 +44,7 @@
 #include "sysctl.h"
 #include "bic.skel.h"
 #include "bic_2611.skel.h"
+#include "bic_restore.skel.h"
 #include "migrate.skel.h"
 
 #define VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
@@ -87,7 +88,7 @@ static struct env {
 static struct kernel_features kf;
 
 static const struct argp_option opts[] = {
-	{ "variant", KEY_VARIANT, "fixed|2611", 0,
+	{ "variant", KEY_VARIANT, "fixed|2611|restore", 0,
 	  "BIC implementation to load (default: fixed)", 0 },
 	{ "name", KEY_NAME, "NAME", 0, "Load the algorithm under NAME instead of its own", 0 },
 	{ "object", KEY_OBJECT, "FILE", 0, "Load tcp_congestion_ops from a BPF object FILE", 0 },
@@ -391,11 +392,35 @@ static int open_registered(const char *name, struct reg *r)
 
 /* --- one loadable tcp_congestion_ops -------------------------------------- */
 
+/*
+ * The objects built into ccctl: bic.bpf.c with each of its undo rules, as
+ * the skeletons embed them, opened under the skeletons' object names (the
+ * names of their maps derive from it).
+ */
+static const struct variant {
+	const char *name;	/* --variant */
+	const char *object;
+	const void *(*elf)(size_t *sz);
+} variants[] = {
+	{ "fixed", "bic", bic__elf_bytes },		/* bpf_bic: the seed */
+	{ "2611", "bic_2611", bic_2611__elf_bytes },	/* bpf_bic_2611: the bug */
+	{ "restore", "bic_restore", bic_restore__elf_bytes }, /* bpf_bic_restore */
+};
+
+#define VARIANT_NAMES	"fixed, 2611 or restore"
+
+static const struct variant *variant_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
+		if (!strcmp(variants[i].name, name))
+			return &variants[i];
+	return NULL;
+}
+
 struct ca_obj {
-	struct bic *fixed;
-	struct bic_2611 *legacy;
-	struct bpf_object *file;
-	struct bpf_object *obj;	/* whichever of the three is open */
+	struct bpf_object *obj;
 	struct bpf_map *ops;	/* its tcp_congestion_ops */
 	char *name;		/* .name in the value ops is created with */
 	char what[PATH_MAX + 16];
@@ -429,16 +454,34 @@ static char *ops_name(struct bpf_object *obj, struct bpf_map *ops, void *shadow)
 
 static int ca_open_file(struct ca_obj *ca)
 {
-	struct bpf_map *map;
-	const char *why;
-
-	ca->file = bpf_object__open_file(env.object, NULL);
-	if (!ca->file) {
+	ca->obj = bpf_object__open_file(env.object, NULL);
+	if (!ca->obj) {
 		if (errno == ENOENT || errno == EACCES)
 			return fail(-errno, "cannot open %s", env.object);
 		return fail(-errno, "%s is not a usable BPF object", env.object);
 	}
-	ca->obj = ca->file;
+	return 0;
+}
+
+static int ca_open_variant(struct ca_obj *ca, const struct variant *v)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = v->object);
+	const void *elf;
+	size_t size;
+
+	elf = v->elf(&size);
+	ca->obj = bpf_object__open_mem(elf, size, &opts);
+	if (!ca->obj)
+		return fail(-errno, "cannot open the embedded %s", ca->what);
+	return 0;
+}
+
+/* The object's tcp_congestion_ops and the name it will register under. */
+static int ca_find_ops(struct ca_obj *ca)
+{
+	struct bpf_map *map;
+	const char *why;
+
 	bpf_object__for_each_map(map, ca->obj) {
 		if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS)
 			continue;
@@ -450,11 +493,11 @@ static int ca_open_file(struct ca_obj *ca)
 		why = env.name ? NULL : name_problem(ca->name);
 		if (why)
 			return fail(0, "%s names its tcp_congestion_ops '%s': %s (%s; "
-				    "--name gives it another)", env.object, name_shown(ca->name),
+				    "--name gives it another)", ca->what, name_shown(ca->name),
 				    why, NAME_RULE);
 		return 0;
 	}
-	return fail(0, "%s holds no tcp_congestion_ops", env.object);
+	return fail(0, "%s holds no tcp_congestion_ops", ca->what);
 }
 
 /*
@@ -514,39 +557,21 @@ static int ca_set_trace(struct ca_obj *ca)
 
 static int ca_open(struct ca_obj *ca)
 {
-	const char *variant = env.variant ?: "fixed";
+	const struct variant *v = variant_find(env.variant ?: "fixed");
 	__u32 flags;
 	int err;
 
 	if (env.object) {
 		snprintf(ca->what, sizeof(ca->what), "%s", env.object);
 		err = ca_open_file(ca);
-		if (err)
-			return err;
 	} else {
-		snprintf(ca->what, sizeof(ca->what), "variant %s", variant);
-		if (!strcmp(variant, "2611")) {
-			ca->legacy = bic_2611__open();
-			if (ca->legacy) {
-				ca->obj = ca->legacy->obj;
-				ca->ops = ca->legacy->maps.bic_ops;
-				ca->name = ops_name(ca->obj, ca->ops,
-						    ca->legacy->struct_ops.bic_ops);
-			}
-		} else {
-			ca->fixed = bic__open();
-			if (ca->fixed) {
-				ca->obj = ca->fixed->obj;
-				ca->ops = ca->fixed->maps.bic_ops;
-				ca->name = ops_name(ca->obj, ca->ops,
-						    ca->fixed->struct_ops.bic_ops);
-			}
-		}
-		if (!ca->obj)
-			return fail(-errno, "cannot open the embedded %s", ca->what);
-		if (!ca->name)
-			return fail(0, "the embedded %s has no tcp_congestion_ops name", ca->what);
+		snprintf(ca->what, sizeof(ca->what), "variant %s", v->name);
+		err = ca_open_variant(ca, v);
 	}
+	if (!err)
+		err = ca_find_ops(ca);
+	if (err)
+		return err;
 
 	if (env.name) {
 		memset(ca->name, 0, CA_NAME_MAX);
@@ -570,12 +595,7 @@ static int ca_load(struct ca_obj *ca)
 {
 	int err;
 
-	if (ca->fixed)
-		err = bic__load(ca->fixed);
-	else if (ca->legacy)
-		err = bic_2611__load(ca->legacy);
-	else
-		err = bpf_object__load(ca->file);
+	err = bpf_object__load(ca->obj);
 	if (err)
 		return fail(err, "cannot load %s (%s)", ca->name, ca->what);
 	return 0;
@@ -583,9 +603,7 @@ static int ca_load(struct ca_obj *ca)
 
 static void ca_close(struct ca_obj *ca)
 {
-	bic__destroy(ca->fixed);
-	bic_2611__destroy(ca->legacy);
-	bpf_object__close(ca->file);
+	bpf_object__close(ca->obj);
 }
 
 /* --- commands ---------------------------------------------------------------- */
@@ -1328,14 +1346,14 @@ static const struct command {
 	unsigned int needs;	/* NEED_* */
 	int (*run)(void);
 } commands[] = {
-	{ "register", "register [--variant fixed|2611] [--name NAME] [--object FILE] [--trace]",
+	{ "register", "register [--variant fixed|2611|restore] [--name NAME] [--object FILE] [--trace]",
 	  0, 0, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_TRACE,
 	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_LOCK, cmd_register },
 	{ "unregister", "unregister NAME", 1, 1, 0, NEED_BPFFS | NEED_LOCK, cmd_unregister },
 	{ "list", "list [--json]", 0, 0, OPT_JSON, NEED_BPFFS, cmd_list },
 	{ "status", "status [NAME] [--json]", 0, 1, OPT_JSON, NEED_BPFFS, cmd_list },
 	{ "set-default", "set-default NAME [--from OLD]", 1, 1, OPT_FROM, 0, cmd_set_default },
-	{ "swap", "swap NAME [--variant fixed|2611] [--name NAME] [--object FILE] [--trace]",
+	{ "swap", "swap NAME [--variant fixed|2611|restore] [--name NAME] [--object FILE] [--trace]",
 	  1, 1, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_TRACE,
 	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_LOCK, cmd_swap },
 	{ "migrate", "migrate FROM TO", 2, 2, 0, NEED_BTF, cmd_migrate },
@@ -1383,8 +1401,8 @@ static const struct command *parse_command(void)
 			return NULL;
 		}
 	}
-	if (env.variant && strcmp(env.variant, "fixed") && strcmp(env.variant, "2611")) {
-		fail(0, "unknown variant '%s' (fixed or 2611)", env.variant);
+	if (env.variant && !variant_find(env.variant)) {
+		fail(0, "unknown variant '%s' (%s)", name_shown(env.variant), VARIANT_NAMES);
 		return NULL;
 	}
 	if (env.variant && env.object) {

@@ -1,5 +1,6 @@
 #!/bin/bash
-# bpftool registers both objects, the names show up where sysctl and
+# bpftool registers the three objects (the seed's undo, 2.6.11's and the
+# complete undo), the names show up where sysctl and
 # setsockopt look them up, and unregistering removes them, in each form the
 # kernel takes: the link form (bic.bpf.o, pinned links, 6.4+) and the pre-6.4
 # form (nolink/bic.bpf.o, registered by writing its map), which every kernel
@@ -12,7 +13,7 @@ pin=/sys/fs/bpf/t10
 available() { cat /proc/sys/net/ipv4/tcp_available_congestion_control; }
 
 if has_struct_ops_links; then
-	mkdir -p "$pin/fixed" "$pin/2611" "$pin/again"
+	mkdir -p "$pin/fixed" "$pin/2611" "$pin/restore" "$pin/again"
 	check "bpftool struct_ops register bic.bpf.o" \
 		bpftool struct_ops register "$BIC_DIR/bpf/bic.bpf.o" "$pin/fixed"
 	check "bpf_bic listed in tcp_available_congestion_control" ca_available bpf_bic
@@ -31,10 +32,14 @@ if has_struct_ops_links; then
 	check "register the 2.6.11-undo object" \
 		bpftool struct_ops register "$BIC_DIR/bpf/bic_2611.bpf.o" "$pin/2611"
 	check "bpf_bic_2611 listed" ca_available bpf_bic_2611
+	check "register the complete-undo object" \
+		bpftool struct_ops register "$BIC_DIR/bpf/bic_restore.bpf.o" "$pin/restore"
+	check "bpf_bic_restore listed" ca_available bpf_bic_restore
 
 	rm -rf "$pin"
 	check "unpinning unregisters bpf_bic" wait_for 5 bash -c '! grep -qw bpf_bic /proc/sys/net/ipv4/tcp_available_congestion_control'
 	check "unpinning unregisters bpf_bic_2611" wait_for 5 bash -c '! grep -qw bpf_bic_2611 /proc/sys/net/ipv4/tcp_available_congestion_control'
+	check "unpinning unregisters bpf_bic_restore" wait_for 5 bash -c '! grep -qw bpf_bic_restore /proc/sys/net/ipv4/tcp_available_congestion_control'
 	check "no struct_ops map left" wait_for 5 no_output bpftool struct_ops list
 else
 	before=$(available)
@@ -58,10 +63,14 @@ check "a second registration of bpf_bic is refused" \
 check "register nolink/bic_2611.bpf.o beside it" \
 	bpftool struct_ops register "$BIC_DIR/bpf/nolink/bic_2611.bpf.o"
 check "bpf_bic_2611 listed" ca_available bpf_bic_2611
-check_cmp "bpftool struct_ops list shows both maps" "$(bpftool struct_ops list | grep -cw bic_ops)" -eq 2
+check "register nolink/bic_restore.bpf.o beside them" \
+	bpftool struct_ops register "$BIC_DIR/bpf/nolink/bic_restore.bpf.o"
+check "bpf_bic_restore listed" ca_available bpf_bic_restore
+check_cmp "bpftool struct_ops list shows the three maps" "$(bpftool struct_ops list | grep -cw bic_ops)" -eq 3
 for id in $(bpftool -j struct_ops list | jq '.[].id'); do
 	check "bpftool struct_ops unregister id $id" bpftool struct_ops unregister id "$id"
 done
 check "unregistered: bpf_bic gone" wait_for 5 bash -c '! grep -qw bpf_bic /proc/sys/net/ipv4/tcp_available_congestion_control'
 check "unregistered: bpf_bic_2611 gone" wait_for 5 bash -c '! grep -qw bpf_bic_2611 /proc/sys/net/ipv4/tcp_available_congestion_control'
+check "unregistered: bpf_bic_restore gone" wait_for 5 bash -c '! grep -qw bpf_bic_restore /proc/sys/net/ipv4/tcp_available_congestion_control'
 check "no struct_ops map left" wait_for 5 no_output bpftool struct_ops list

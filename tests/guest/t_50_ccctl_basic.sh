@@ -44,6 +44,14 @@ check "register the 2.6.11 variant with --object" \
 	ccctl register --object "$BIC_DIR/bpf/bic_2611.bpf.o"
 check "bpf_bic_2611 is available" ca_available bpf_bic_2611
 
+# The complete undo is built in too: registered, then gone again.
+check "register the complete-undo variant" ccctl register --variant restore
+check "bpf_bic_restore is available" ca_available bpf_bic_restore
+check "its $pinned is pinned at $pins/bpf_bic_restore/$pinned" \
+	test -e "$pins/bpf_bic_restore/$pinned"
+check "unregister bpf_bic_restore" ccctl unregister bpf_bic_restore
+check "bpf_bic_restore is gone" ca_gone bpf_bic_restore
+
 ccctl list --json > /tmp/t50b.json
 check_cmp "list --json shows both" "$(jq length /tmp/t50b.json)" -eq 2
 for ca in bpf_bic bpf_bic_2611; do

@@ -11,7 +11,8 @@ refused "unknown command" "unknown command 'frob'" ccctl frob
 refused "no command" "no command given" ccctl
 refused "unknown flag" "unrecognized option '--frob'" ccctl register --frob
 refused "flag of another command" "list takes no --variant" ccctl list --variant 2611
-refused "unknown variant" "unknown variant '2612'" ccctl register --variant 2612
+refused "unknown variant, naming the known ones" "unknown variant '2612' (fixed, 2611 or restore)" \
+	ccctl register --variant 2612
 refused "missing operand" "usage: ccctl swap NAME" ccctl swap
 refused "extra operand" "usage: ccctl unregister NAME" ccctl unregister a b
 refused "name too long" "invalid name" ccctl register --name bpf_bic_far_too_long
