@@ -528,6 +528,7 @@ static int attempt(const struct script *sc, const char *algo, FILE *csv)
 
 	k.sc = sc;
 	k.ops.has_gate = strstr(algo, "bic") != NULL;
+	k.ops.restores = !strcmp(algo, "bpf_bic_restore");
 	setup_netns(&k);
 	handshake(&k, algo);
 	err = drill_run(sc, &k.ops, csv);

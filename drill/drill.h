@@ -95,6 +95,7 @@ struct sender {
 	 */
 	void (*now)(struct sender *s, uint64_t *us, uint64_t *ticks);
 	bool has_gate;	/* the algorithm is a BIC: guard its HZ/32 gate */
+	bool restores;	/* its undo brings back the EWMA a Loss reset replaced */
 };
 
 /* drill_run's answer when the guest's clock may have opened the gate. */

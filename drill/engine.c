@@ -43,6 +43,7 @@ struct peer {
 	uint32_t ewma;			/* BIC's delayed_ack, as it must be */
 	uint32_t plateau_cwnd, plateau_ewma;
 	uint64_t plateau_us, plateau_ticks;
+	uint32_t loss_ewma, loss_cwnd;	/* as the last RTO found them */
 	bool gate_risk;
 };
 
@@ -197,6 +198,15 @@ static void gate_guard(struct peer *p, const struct tcpstat *pre, uint32_t acked
 {
 	if (pre->ca_state == 0)		/* pkts_acked counts in Open only */
 		p->ewma += acked - (p->ewma >> 4);
+	/*
+	 * bpf_bic_restore's undo of a timeout puts back the EWMA the Loss
+	 * reset replaced.  The undo leaves Loss with cwnd at least the cwnd
+	 * the timer found; a real recovery leaves it in slow start below
+	 * ssthresh, which is less.
+	 */
+	if (p->snd->restores && pre->ca_state == 4 && p->st.ca_state != 4 &&
+	    p->st.cwnd >= p->loss_cwnd)
+		p->ewma = p->loss_ewma;
 	if (pre->cwnd != p->plateau_cwnd) {
 		p->plateau_cwnd = pre->cwnd;
 		p->plateau_ewma = p->ewma;
@@ -347,6 +357,10 @@ static int run_op(struct peer *p, const struct op *op)
 			return fail(p, op, "segments delivered and not acknowledged");
 		if (p->qhead != p->qtail)
 			return fail(p, op, "segments still queued: the timer would not be the cause");
+		if (p->st.ca_state != 4) {
+			p->loss_ewma = p->ewma;
+			p->loss_cwnd = p->st.cwnd;
+		}
 		if (p->snd->wait_rto(p->snd) || drain(p) < 0)
 			return -1;
 		p->plateau_cwnd = 0;

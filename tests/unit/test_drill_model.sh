@@ -2,10 +2,10 @@
 # The drill model as a unit test: it is deterministic, and its rows obey
 # BIC's rules where they can be checked from the rows alone: the ssthresh
 # of the first reduction (beta 819/1024 above low_window, Reno's half for
-# reno), and the undo of 07 (D-SACK) and 12 (timestamps, in Recovery) per
-# algorithm: bpf_bic to max(cwnd, Wmax) with Wmax after fast convergence,
-# bic and reno to max(cwnd, prior_cwnd), bpf_bic_2611 to max(cwnd, 2 *
-# ssthresh).  12's undo ACK also acknowledges data, which slow start then
+# reno), and the undo of 07 and 16 (D-SACK) and 12 (timestamps, in
+# Recovery) per algorithm: bpf_bic to max(cwnd, Wmax) with Wmax after fast
+# convergence, bic, bpf_bic_restore and reno to max(cwnd, prior_cwnd),
+# bpf_bic_2611 to max(cwnd, 2 * ssthresh).  12's undo ACK also acknowledges data, which slow start then
 # adds (cwnd is below the restored ssthresh): the rule bounds it from below.
 set -uo pipefail
 model=${1:?usage: test_drill_model.sh MODEL SCRIPTS_DIR}
@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 t() { if "${@:2}"; then echo "ok - $1"; pass=$((pass + 1)); else echo "not ok - $1"; fail=$((fail + 1)); fi; }
 
-for a in bpf_bic bic_ref bic bpf_bic_2611 reno; do
+for a in bpf_bic bic_ref bic bpf_bic_2611 bpf_bic_restore reno; do
 	for s in "$dir"/*.ad; do
 		n=$(basename "$s" .ad)
 		"$model" -o "$tmp/$n.$a.csv" "$s" "$a" && "$model" -o "$tmp/again.csv" "$s" "$a"
@@ -40,6 +40,8 @@ for a in bpf_bic bic_ref bic bpf_bic_2611 reno; do
 	}
 	got=$(undo_rule "$tmp/07_dsack_undo.$a.csv" 1)
 	t "07 on $a: the D-SACK undo by the algorithm's rule ($got)" test "$got" = ok
+	got=$(undo_rule "$tmp/16_dsack_fast_convergence.$a.csv" 1)
+	t "16 on $a: the D-SACK undo by the algorithm's rule ($got)" test "$got" = ok
 	got=$(undo_rule "$tmp/12_ts_undo_recovery.$a.csv" 0)
 	t "12 on $a: the undo in Recovery by the algorithm's rule ($got)" test "$got" = ok
 done
