@@ -88,6 +88,10 @@ check "ccctl registers the package's /usr/lib/bpf-bic/bpf/bic.bpf.o as bpf_bic_o
 	ccctl register --object /usr/lib/bpf-bic/bpf/bic.bpf.o --name bpf_bic_obj
 check "... and its traced 2.6.11 object in the pre-6.4 form" \
 	ccctl register --object /usr/lib/bpf-bic/bpf/trace/nolink/bic_2611.bpf.o --name bpf_bic_obj2
+check "... and its complete-undo object" \
+	ccctl register --object /usr/lib/bpf-bic/bpf/bic_restore.bpf.o --name bpf_bic_obj3
+check "ccctl registers the built-in complete undo, bpf_bic_restore" \
+	ccctl register --variant restore
 
 # Both namespaces were made while bpf_bic was the default and hold it as
 # theirs: the removal must put them back too (ccctl set-default --from).

@@ -152,10 +152,12 @@ ca_available() {
 	grep -qw "$1" /proc/sys/net/ipv4/tcp_available_congestion_control
 }
 
-# Name of the .bss map of the loaded object $1 (bpftool prints it per map).
+# Id of the .bss map of the loaded object $1 (libbpf names it with at most
+# 8 bytes of the object name: bic_restore.bss is bic_rest.bss).
 bss_map_id() {
 	bpftool -j map show | jq -r --arg n "$1" \
-		'[.[] | select(.name == ($n + ".bss"))] | last | .id // empty'
+		'[.[] | select(.name == ($n + ".bss") or .name == ($n[0:8] + ".bss"))] |
+		last | .id // empty'
 }
 
 # bic_stat FIELD [OBJNAME]: one counter or field of the global bic_stats.

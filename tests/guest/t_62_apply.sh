@@ -38,16 +38,17 @@ maps_back() { [ "$(bpftool struct_ops list | wc -l)" -eq "$maps_before" ]; }
 
 # --- a good file, twice, then stop ------------------------------------------
 cat > "$D/good.conf" <<EOF
-# both variants and an object of the pre-6.4 form (any kernel takes it)
+# the three variants and an object of the pre-6.4 form (any kernel takes it)
 register t62_a fixed default
 	register t62_b 2611   # trailing comment
 
 register t62_c $BIC_DIR/bpf/nolink/bic.bpf.o
+register t62_d restore
 EOF
 err=$("$APPLY" start "$D/good.conf" 2>&1 >/dev/null)
 check_cmp "start: exits 0" "$?" -eq 0
 check "start: nothing on stderr${err:+ (got: $err)}" test -z "$err"
-check_cmp "start: the three registered" "$(names)" = "t62_a t62_b t62_c"
+check_cmp "start: the four registered" "$(names)" = "t62_a t62_b t62_c t62_d"
 check_cmp "start: t62_a is the default" "$(cat $CA_DEFAULT)" = t62_a
 check_cmp "start: the default before saved" "$(cat $SAVED 2>/dev/null)" = "$before_default"
 ids=$(map_ids)
@@ -75,7 +76,7 @@ check "stop: no pins under /sys/fs/bpf/ccctl" no_pins
 check "stop: no struct_ops map left" wait_for 10 maps_back
 check "stop: the saved default gone" test ! -e "$SAVED"
 check "stop: no bpf algorithm of the file left available" \
-	no_output grep -ow 't62_[abc]' /proc/sys/net/ipv4/tcp_available_congestion_control
+	no_output grep -ow 't62_[abcd]' /proc/sys/net/ipv4/tcp_available_congestion_control
 
 err=$("$APPLY" stop 2>&1 >/dev/null)
 check_cmp "stop again: exits 0, nothing to do" "$?" -eq 0

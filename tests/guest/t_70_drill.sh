@@ -66,6 +66,19 @@ for s in "$BIC_DIR"/drill/*.ad; do
 			mkdir -p /out/drill && cp "$csv" /out/drill/
 		fi
 	done
+	# Wmax after the undo, as the BPF objects recorded it (bic_stats), where
+	# a script's numbers are known: 14's RTO at cwnd 113 under Wmax 120 (the
+	# Loss reset zeroes it), 16's fast retransmit at cwnd 94 under Wmax 100
+	# (fast convergence: 94 * 1843 / 2048 = 84).  Rows cannot show Wmax.
+	case $name in
+	14_rto_after_search) wmax="bic=0 bic_2611=0 bic_restore=120" ;;
+	16_dsack_fast_convergence) wmax="bic=84 bic_2611=84 bic_restore=100" ;;
+	*) wmax= ;;
+	esac
+	for w in $wmax; do
+		check_cmp "$name: Wmax after the undo on ${w%=*}.bpf.o" \
+			"$(bic_stat last_undo.last_max_cwnd "${w%=*}")" -eq "${w#*=}"
+	done
 	if ackdrill -o "$out/$name.again.csv" "$s" bpf_bic &&
 	   cmp -s "$out/$name.again.csv" "$out/$name.bpf_bic.csv"; then
 		ok "$name on bpf_bic twice: byte-identical"
