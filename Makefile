@@ -53,21 +53,25 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-# All BPF objects come from one source: the fixed algorithm and the 2.6.11
-# undo it replaced (kept only to reproduce the bug side by side), each in
-# two forms.  bic.bpf.o is registered through a struct_ops link (6.4+);
+# All BPF objects come from one source: the fixed algorithm (the seed), the
+# 2.6.11 undo it replaced (kept only to reproduce the bug side by side) and
+# the complete undo (bpf_bic_restore: BIC's whole state back), each in two
+# forms.  bic.bpf.o is registered through a struct_ops link (6.4+);
 # nolink/bic.bpf.o is the pre-6.4 form, registered by writing the map
 # itself, the only form bpftool can register on 6.1 (same object name, so
 # its maps are named alike).  ccctl takes either on any kernel.  They do not
 # trace unless ccctl register --trace turns it on; trace/ holds the same
 # objects with tracing on from the start, for bpftool, which cannot.
-BPF_OBJS	:= $(addprefix $(BUILD)/bpf/,bic.bpf.o bic_2611.bpf.o)
-BPF_NOLINK_OBJS	:= $(addprefix $(BUILD)/bpf/nolink/,bic.bpf.o bic_2611.bpf.o)
-BPF_TRACE_OBJS	:= $(addprefix $(BUILD)/bpf/trace/,bic.bpf.o bic_2611.bpf.o \
-		   nolink/bic.bpf.o nolink/bic_2611.bpf.o)
+BIC_OBJS	:= bic.bpf.o bic_2611.bpf.o bic_restore.bpf.o
+BPF_OBJS	:= $(addprefix $(BUILD)/bpf/,$(BIC_OBJS))
+BPF_NOLINK_OBJS	:= $(addprefix $(BUILD)/bpf/nolink/,$(BIC_OBJS))
+BPF_TRACE_LINK	:= $(addprefix $(BUILD)/bpf/trace/,$(BIC_OBJS))
+BPF_TRACE_NOLINK := $(addprefix $(BUILD)/bpf/trace/nolink/,$(BIC_OBJS))
+BPF_TRACE_OBJS	:= $(BPF_TRACE_LINK) $(BPF_TRACE_NOLINK)
 BPF_TEST_OBJS	:= $(BUILD)/bpf/test/badname.bpf.o $(BUILD)/bpf/test/reno.bpf.o \
 		   $(BUILD)/bpf/test/reno_acked.bpf.o $(BUILD)/bpf/test/bic_1e.bpf.o
-SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/migrate.skel.h \
+SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/bic_restore.skel.h \
+		   $(BUILD)/bpf/migrate.skel.h \
 		   $(BUILD)/bpf/assign.skel.h
 UNIT_TESTS	:= $(BUILD)/tests/test_bic_math $(BUILD)/tests/test_names
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
@@ -236,6 +240,8 @@ BPF_DEPS := $(VMLINUX_H) $(BPFTOOL) $(wildcard bpf/*.h)
 # Each form is bic.bpf.c built with the flags its path names.
 bic_flags = $(if $(findstring bic_2611,$(notdir $@)),-DBIC_LEGACY_UNDO=1 \
 		-DBIC_CA_NAME='"bpf_bic_2611"') \
+	$(if $(findstring bic_restore,$(notdir $@)),-DBIC_RESTORE_UNDO=1 \
+		-DBIC_CA_NAME='"bpf_bic_restore"') \
 	$(if $(findstring /nolink/,$@),-DBIC_NO_LINK=1) \
 	$(if $(findstring /trace/,$@),-DBIC_TRACE=1)
 
@@ -330,7 +336,7 @@ $(BUILD)/drill/model: drill/model.c $(DRILL_DEPS) bpf/bic_math.h | $(STAMP_DEPS)
 
 # The model's rows for every script and algorithm, written before any guest
 # runs; the guest compares its own rows with them.
-DRILL_ALGOS	:= bpf_bic bic_ref bic bpf_bic_2611 reno
+DRILL_ALGOS	:= bpf_bic bic_ref bic bpf_bic_2611 bpf_bic_restore reno
 DRILL_EXPECT	:= $(BUILD)/drill/expect/.done
 
 $(DRILL_EXPECT): $(BUILD)/drill/model $(DRILL_SCRIPTS)
@@ -386,10 +392,8 @@ $(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS) $(BPF_TEST_OBJS
 	$(Q)cp $(BUILD)/drill/expect/*.csv $(GUEST)/opt/bic/drill/expect/
 	$(Q)cp $(BPF_OBJS) $(GUEST)/opt/bic/bpf/
 	$(Q)cp $(BPF_NOLINK_OBJS) $(GUEST)/opt/bic/bpf/nolink/
-	$(Q)cp $(filter-out %/nolink/bic.bpf.o %/nolink/bic_2611.bpf.o,$(BPF_TRACE_OBJS)) \
-		$(GUEST)/opt/bic/bpf/trace/
-	$(Q)cp $(filter %/nolink/bic.bpf.o %/nolink/bic_2611.bpf.o,$(BPF_TRACE_OBJS)) \
-		$(GUEST)/opt/bic/bpf/trace/nolink/
+	$(Q)cp $(BPF_TRACE_LINK) $(GUEST)/opt/bic/bpf/trace/
+	$(Q)cp $(BPF_TRACE_NOLINK) $(GUEST)/opt/bic/bpf/trace/nolink/
 	$(Q)cp $(GUEST_BINS) $(GUEST)/usr/sbin/
 	$(Q)cp $(GUEST_TESTS) $(GUEST)/opt/bic/tests/
 	$(Q)install -D -m 755 dist/bpf-bic-apply $(GUEST)/usr/lib/bpf-bic/bpf-bic-apply
@@ -542,10 +546,8 @@ install: $(INSTALL_FILES)
 	$(Q)install -m 755 $(BUILD)/loader/ccctl $(BUILD)/loader/bictrace $(DESTDIR)$(PREFIX)/sbin/
 	$(Q)install -m 644 $(BPF_OBJS) $(PKGLIB)/bpf/
 	$(Q)install -m 644 $(BPF_NOLINK_OBJS) $(PKGLIB)/bpf/nolink/
-	$(Q)install -m 644 $(filter-out %/nolink/bic.bpf.o %/nolink/bic_2611.bpf.o,$(BPF_TRACE_OBJS)) \
-		$(PKGLIB)/bpf/trace/
-	$(Q)install -m 644 $(filter %/nolink/bic.bpf.o %/nolink/bic_2611.bpf.o,$(BPF_TRACE_OBJS)) \
-		$(PKGLIB)/bpf/trace/nolink/
+	$(Q)install -m 644 $(BPF_TRACE_LINK) $(PKGLIB)/bpf/trace/
+	$(Q)install -m 644 $(BPF_TRACE_NOLINK) $(PKGLIB)/bpf/trace/nolink/
 	$(Q)install -m 755 dist/bpf-bic-apply $(PKGLIB)/
 	$(Q)sed -e 's|@LIBDIR@|$(PREFIX)/lib|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		dist/bpf-bic.service > $(DESTDIR)$(UNITDIR)/bpf-bic.service

@@ -9,11 +9,13 @@
 # - Twice the same script gives the same bytes (bpf_bic, every script).
 # - bpf_bic, bic_ref and the kernel's bic agree row for row until the first
 #   undo, and wholly on scripts without one; bpf_bic_2611 agrees with them
-#   until its own undo.  The undo rows themselves are where they part:
-#   bpf_bic max(cwnd, Wmax), bic max(cwnd, prior_cwnd), bpf_bic_2611
-#   max(cwnd, 2 * ssthresh), each exactly as the model (bic_math.h's
-#   bic_undo_cwnd and bic_undo_cwnd_2611, the kernel's tcp_reno_undo_cwnd)
-#   says.
+#   until its own undo, and so does bpf_bic_restore, the complete undo.
+#   The undo rows themselves are where they part: bpf_bic max(cwnd, Wmax),
+#   bic max(cwnd, prior_cwnd), bpf_bic_2611 max(cwnd, 2 * ssthresh),
+#   bpf_bic_restore max(cwnd, prior_cwnd) with BIC's state before the
+#   reduction put back, each exactly as the model (bic_math.h's
+#   bic_undo_cwnd, bic_undo_cwnd_2611 and bic_undo_restore, the kernel's
+#   tcp_reno_undo_cwnd) says.
 #
 # What would make the kernel's rows depend on time is switched off or
 # guarded in ackdrill (see its header and engine.c's gate guard); a run
@@ -22,7 +24,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_trace.sh"
 
-algos=(bpf_bic bic_ref bic bpf_bic_2611 reno)
+algos=(bpf_bic bic_ref bic bpf_bic_2611 bpf_bic_restore reno)
 # The rows stay in the guest (megabytes: the serial line back to the host
 # is slow); those of a failed comparison go to /out/drill.
 out=/tmp/drill
@@ -34,6 +36,8 @@ check "modprobe tcp_bic registers the kernel's bic" modprobe tcp_bic
 check "insmod tcp_bic_ref.ko registers bic_ref" bic_ref_up
 check "bpftool registers bpf_bic" ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/t70
 check "bpftool registers bpf_bic_2611" ca_register "$BIC_DIR/bpf/bic_2611.bpf.o" /sys/fs/bpf/t70_2611
+check "bpftool registers bpf_bic_restore" \
+	ca_register "$BIC_DIR/bpf/bic_restore.bpf.o" /sys/fs/bpf/t70_restore
 
 # same_until A B N: files A and B have the same first N lines.
 same_until() { cmp -s <(head -n "$3" "$1") <(head -n "$3" "$2"); }
@@ -70,17 +74,28 @@ for s in "$BIC_DIR"/drill/*.ad; do
 	check "$name: bic_ref equals bpf_bic on every row" test "$d_ref" -eq 0
 	d_bic=$(first_diff "$out/$name.bpf_bic.csv" "$out/$name.bic.csv")
 	d_2611=$(first_diff "$out/$name.bpf_bic.csv" "$out/$name.bpf_bic_2611.csv")
+	d_rest=$(first_diff "$out/$name.bpf_bic.csv" "$out/$name.bpf_bic_restore.csv")
+	d_rest_bic=$(first_diff "$out/$name.bic.csv" "$out/$name.bpf_bic_restore.csv")
 	undo=$(undo_rows "$out/$name.bic.csv" | head -n 1)
 	if [ -z "$undo" ]; then
 		check "$name: the kernel's bic equals bpf_bic on every row (no undo)" test "$d_bic" -eq 0
 		check "$name: bpf_bic_2611 equals bpf_bic on every row (no undo)" test "$d_2611" -eq 0
+		check "$name: bpf_bic_restore equals bpf_bic on every row (no undo)" test "$d_rest" -eq 0
 	else
 		check_cmp "$name: bic equals bpf_bic until the undo at line $undo" "$d_bic" -ge "$undo"
 		check_cmp "$name: bpf_bic_2611 equals bpf_bic until the undo at line $undo" \
 			"$d_2611" -ge "$undo"
+		check_cmp "$name: bpf_bic_restore equals bpf_bic until the undo at line $undo" \
+			"$d_rest" -ge "$undo"
+		check_cmp "$name: bpf_bic_restore equals bic until the undo at line $undo" \
+			"$d_rest_bic" -ge "$undo"
 		check "$name: the undo row is where bic and bpf_bic part" test "$d_bic" -eq "$undo"
+		info "$name: from the undo (line $undo) the rules part: bpf_bic (Wmax) at line" \
+			"$d_bic, bpf_bic_restore (its state back) from bpf_bic at line $d_rest," \
+			"from bic (prior_cwnd) at line $d_rest_bic (0: never)"
 	fi
 done
 info "all drills took $(( (${EPOCHREALTIME/./} - start) / 1000 )) ms"
 ca_unregister /sys/fs/bpf/t70
 ca_unregister /sys/fs/bpf/t70_2611
+ca_unregister /sys/fs/bpf/t70_restore
