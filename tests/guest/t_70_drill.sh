@@ -18,9 +18,10 @@
 #   tcp_reno_undo_cwnd) says.
 # - With ECN (`set ecn on`, 13): on every algorithm the kernel negotiated
 #   ECN (ackdrill checks), answered ECE with CWR (state 2) and CWR on a new
-#   segment, and undid nothing, though a D-SACK proved a retransmission
-#   spurious: no row raises ssthresh, so every BIC, bpf_bic_restore too,
-#   gives bpf_bic's rows (the no-undo checks below).
+#   segment, and undid nothing, though timestamps and a D-SACK proved
+#   retransmissions spurious, one of them in a Recovery where the ECE came
+#   after it started: no row raises ssthresh, so every BIC, bpf_bic_restore
+#   too, gives bpf_bic's rows (the no-undo checks below).
 #
 # What would make the kernel's rows depend on time is switched off or
 # guarded in ackdrill (see its header and engine.c's gate guard); a run

@@ -9,8 +9,9 @@
 # adds (cwnd is below the restored ssthresh): the rule bounds it from below.
 # ECN (13): the first ECE ACK enters CWR with ssthresh by the same rule and
 # CWR on the next new segment, CWR ends at cwnd = ssthresh, and nothing
-# is ever undone, so every BIC gives the same rows; scripts without ECN
-# keep the columns they had.
+# is ever undone, so every BIC gives the same rows, though without its
+# last CE mark (ECE inside a Recovery) the same script does undo; scripts
+# without ECN keep the columns they had.
 set -uo pipefail
 model=${1:?usage: test_drill_model.sh MODEL SCRIPTS_DIR}
 dir=${2:?usage: test_drill_model.sh MODEL SCRIPTS_DIR}
@@ -69,6 +70,13 @@ for a in bpf_bic bic_ref bic bpf_bic_2611 bpf_bic_restore reno; do
 	got=$(awk -F, 'NR > 2 && $8 > pss { print NR; exit } { pss = $8 }' "$csv")
 	t "13 on $a: nothing undone (${got:-no row raises ssthresh})" test -z "$got"
 	t "13 on $a: the D-SACK is there" grep -q ',d[0-9]' "$csv"
+	got=$(awk -F, 'NR > 2 && $9 == 3 && $16 == 1 { n++ } END { print n + 0 }' "$csv")
+	t "13 on $a: ECE ACKs inside Recovery ($got)" test "$got" -gt 0
+	# the same without the last mark: that Recovery is undone
+	awk '/^mark/ && ++n == 3 { next } { print }' "$dir/13_ecn.ad" > "$tmp/13_nomark.ad"
+	"$model" -o "$tmp/13_nomark.csv" "$tmp/13_nomark.ad" "$a"
+	got=$(awk -F, 'NR > 2 && $8 > pss && $9 < 3 { print NR; exit } { pss = $8 }' "$tmp/13_nomark.csv")
+	t "13 on $a without its last CE mark: undone (at line ${got:-none})" test -n "$got"
 done
 for a in bic_ref bic bpf_bic_2611 bpf_bic_restore; do
 	t "13: $a's rows equal bpf_bic's, no undo to part them" cmp -s "$tmp/13.bpf_bic.csv" "$tmp/13.$a.csv"
