@@ -16,6 +16,11 @@
  * tcp_reordering = 1 makes RACK mark a hole lost at the first SACK above it,
  * where the default 3 would give the first two SACKs a reordering window
  * of min_rtt/4, a race with the harness's own speed.
+ *
+ * ECN is off unless the script says `set ecn on`: then tcp_ecn = 1 in the
+ * namespace, the kernel's SYN asks for ECN (ECE and CWR), the peer's
+ * SYN-ACK agrees (ECE alone, RFC 3168), and the kernel sends its new data
+ * ECT(0), with CWR on the first new segment after a reduction.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -90,7 +95,6 @@ static const struct { const char *path, *val; } ns_sysctls[] = {
 	{ "/proc/sys/net/ipv4/tcp_reordering", "1" },
 	{ "/proc/sys/net/ipv4/tcp_autocorking", "0" },
 	{ "/proc/sys/net/ipv4/tcp_no_metrics_save", "1" },
-	{ "/proc/sys/net/ipv4/tcp_ecn", "0" },
 	{ "/proc/sys/net/ipv4/tcp_frto", "2" },
 	{ "/proc/sys/net/ipv4/tcp_recovery", "1" },
 };
@@ -160,6 +164,7 @@ static void setup_netns(struct ksender *k)
 		die("unshare(CLONE_NEWNET)");
 	for (i = 0; i < sizeof(ns_sysctls) / sizeof(ns_sysctls[0]); i++)
 		write_file(ns_sysctls[i].path, ns_sysctls[i].val);
+	write_file("/proc/sys/net/ipv4/tcp_ecn", k->sc->ecn ? "1" : "0");
 
 	k->tun = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
 	if (k->tun < 0)
@@ -200,9 +205,11 @@ static uint32_t csum_add(uint32_t sum, const void *data, size_t len)
 	return sum;
 }
 
+/* What the drill reads of a packet besides the TCP header itself. */
 struct tcpopts {
 	bool ts;
 	uint32_t tsval;
+	uint8_t ecn;		/* the IP header's ECN field */
 };
 
 /* Parse one IPv4 TCP packet of our connection; 0 if it is something else. */
@@ -224,6 +231,7 @@ static int parse(const uint8_t *pkt, ssize_t n, struct tcphdr **th, uint32_t *le
 		return 0;
 	*len = n - ihl - doff;
 	memset(o, 0, sizeof(*o));
+	o->ecn = ip->tos & 3;
 	opt = (const uint8_t *)*th + sizeof(struct tcphdr);
 	end = (const uint8_t *)*th + doff;
 	while (opt < end && *opt != TCPOPT_EOL) {
@@ -302,6 +310,14 @@ static void send_pkt(struct ksender *k, uint8_t flags, uint32_t seq, uint32_t ac
 
 #define TH_SYN	0x02
 #define TH_ACK	0x10
+#define TH_ECE	0x40
+#define TH_CWR	0x80
+
+/* The flags byte: glibc's struct tcphdr has no ECE and CWR bits. */
+static uint8_t th_flags(const struct tcphdr *th)
+{
+	return ((const uint8_t *)th)[13];
+}
 
 static size_t put_ts(uint8_t *o, uint32_t val, uint32_t ecr)
 {
@@ -322,7 +338,8 @@ static void handshake(struct ksender *k, const char *algo)
 	struct tcphdr *th;
 	struct pollfd pfd = { .fd = k->tun, .events = POLLIN };
 	char got[32] = "";
-	socklen_t gl = sizeof(got);
+	socklen_t gl = sizeof(got), tl = sizeof(struct tcp_info);
+	struct tcp_info ti;
 	uint32_t len;
 	size_t ol = 0;
 	struct linger abort_on_close = { .l_onoff = 1, .l_linger = 0 };
@@ -358,6 +375,8 @@ static void handshake(struct ksender *k, const char *algo)
 	    !th->syn)
 		dief("no SYN on " TUN_NAME);
 	k->iss = ntohl(th->seq);
+	if (k->sc->ecn != ((th_flags(th) & (TH_ECE | TH_CWR)) == (TH_ECE | TH_CWR)))
+		dief(k->sc->ecn ? "the SYN does not ask for ECN" : "the SYN asks for ECN");
 
 	opts[ol++] = TCPOPT_MAXSEG;
 	opts[ol++] = 4;
@@ -378,13 +397,17 @@ static void handshake(struct ksender *k, const char *algo)
 	opts[ol++] = TCPOPT_WINDOW;
 	opts[ol++] = 3;
 	opts[ol++] = k->sc->wscale;
-	send_pkt(k, TH_SYN | TH_ACK, PEER_ISN, k->iss + 1, 65535, opts, ol);
+	send_pkt(k, TH_SYN | TH_ACK | (k->sc->ecn ? TH_ECE : 0), PEER_ISN, k->iss + 1, 65535,
+		 opts, ol);
 
 	/* The kernel's ACK of our SYN-ACK completes the handshake. */
 	if (read_pkt(k, buf, sizeof(buf), &th, &len, &o) != 1 || !th->ack || th->syn || len)
 		dief("no ACK completing the handshake");
 	if (getsockopt(k->sk, IPPROTO_TCP, TCP_CONGESTION, got, &gl) || strcmp(got, algo))
 		dief("the connection does not run the congestion control asked for");
+	if (getsockopt(k->sk, IPPROTO_TCP, TCP_INFO, &ti, &tl) ||
+	    !!(ti.tcpi_options & TCPI_OPT_ECN) != k->sc->ecn)
+		dief(k->sc->ecn ? "ECN was not negotiated" : "ECN was negotiated");
 	k->mss = k->sc->mss - (k->sc->ts ? 12 : 0);
 }
 
@@ -409,7 +432,8 @@ static int k_ack(struct sender *s, const struct ack *a)
 			put32(opts + ol + 4, k->iss + 1 + a->sacks[i].end * k->mss);
 		}
 	}
-	send_pkt(k, TH_ACK, PEER_ISN + 1, k->iss + 1 + a->ack * k->mss, 65535, opts, ol);
+	send_pkt(k, TH_ACK | (a->ece ? TH_ECE : 0), PEER_ISN + 1, k->iss + 1 + a->ack * k->mss,
+		 65535, opts, ol);
 	return 0;
 }
 
@@ -436,6 +460,8 @@ static int k_next_seg(struct sender *s, struct seg *out)
 		}
 		out->idx = off / k->mss;
 		out->tsval = o.tsval;
+		out->ect = o.ecn == 1 || o.ecn == 2;	/* ECT(1), ECT(0); not CE */
+		out->cwr = th_flags(th) & TH_CWR;
 		return 1;
 	}
 }

@@ -32,6 +32,7 @@ enum op_kind {
 	OP_WAIT_RTO,	/* wait for the sender's retransmission timer */
 	OP_WAIT_GATE,	/* sleep past BIC's HZ/32 recompute gate */
 	OP_APP,		/* application keeps at most n segments unacked (0: no limit) */
+	OP_MARK,	/* the next n queued segments arrive CE-marked */
 };
 
 struct op {
@@ -45,6 +46,7 @@ struct script {
 	const char *name;
 	uint32_t mss;		/* payload bytes per segment */
 	bool sack, ts;
+	bool ecn;		/* ECN negotiated (RFC 3168): CE marks, ECE, CWR */
 	uint32_t wscale;
 	uint32_t app;		/* initial application limit, 0 = none */
 	int nops;
@@ -55,6 +57,8 @@ struct script {
 struct seg {
 	uint32_t idx;
 	uint32_t tsval;
+	bool ect;		/* ECN-capable transport (IP), may be CE-marked */
+	bool cwr;		/* TCP CWR: the sender has reduced its window */
 };
 
 struct sack_block {
@@ -67,6 +71,7 @@ struct ack {
 	bool dsack;		/* sacks[0] reports a duplicate */
 	struct sack_block sacks[4];
 	uint32_t tsecr;
+	bool ece;		/* TCP ECE: CE seen, no CWR since */
 };
 
 /* What TCP_INFO says, the fields the rows carry. */

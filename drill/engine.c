@@ -7,6 +7,9 @@
  * segment that arrived last, the others the next most recent ranges; a
  * duplicate is reported first as a D-SACK block.  The timestamp echoed is
  * that of the last segment that advanced the cumulative ACK (RFC 7323).
+ * With ECN (RFC 3168, as Linux's receiver: tcp_ecn_accept_cwr, then
+ * __tcp_ecn_check_ce) a segment with CWR ends the echo, a CE-marked one
+ * starts it, and every ACK carries ECE while it lasts.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +24,10 @@ struct peer {
 	uint32_t queue[DRILL_MAX_SEGS];	/* transmitted, not yet seen: segment numbers */
 	uint32_t qts[DRILL_MAX_SEGS];
 	uint8_t qretx[DRILL_MAX_SEGS];	/* a retransmission */
+	uint8_t qecn[DRILL_MAX_SEGS];	/* ECN_* as it will arrive */
 	uint32_t qhead, qtail;
 	uint32_t held[DRILL_MAX_SEGS], heldts[DRILL_MAX_SEGS], nheld;
+	uint8_t heldecn[DRILL_MAX_SEGS];
 
 	uint8_t got[DRILL_MAX_SEGS];	/* received at least once */
 	uint32_t stamp[DRILL_MAX_SEGS];	/* when it was last received */
@@ -30,12 +35,14 @@ struct peer {
 	uint32_t rcv_nxt, rcv_max;	/* rcv_max: highest segment seen + 1 */
 	uint32_t ts_recent;
 	int dsack;			/* segment to report as duplicate, -1 none */
+	bool demand_cwr;		/* CE seen, no CWR since: ACKs carry ECE */
 
 	uint32_t snd_max;		/* highest segment transmitted + 1 */
 	uint32_t pending;		/* delivered, not yet acknowledged */
 	uint32_t app_limit;
 	uint32_t step;
 	uint32_t new_segs, retx_segs;	/* transmitted since the last row */
+	uint32_t cwr_segs;		/* ... of them with CWR */
 	struct ack last;
 	struct tcpstat st;		/* as of the last row */
 
@@ -69,6 +76,11 @@ struct peer {
  */
 #define APP_SLACK	64
 
+/* A segment's ECN bits on its way to the receiver. */
+#define ECN_ECT		0x01	/* ECN-capable transport: ECT(0) or ECT(1) */
+#define ECN_CWR		0x02	/* TCP CWR */
+#define ECN_CE		0x04	/* marked Congestion Experienced on the way */
+
 static int fail(struct peer *p, const struct op *op, const char *why)
 {
 	fprintf(stderr, "ackdrill: %s:%d: %s\n", p->sc->name, op ? op->line : 0, why);
@@ -93,6 +105,9 @@ static int drain(struct peer *p)
 		} else {
 			p->retx_segs++;
 		}
+		p->qecn[p->qtail] = (s.ect ? ECN_ECT : 0) | (s.cwr ? ECN_CWR : 0);
+		if (s.cwr)
+			p->cwr_segs++;
 		p->queue[p->qtail] = s.idx;
 		p->qts[p->qtail++] = s.tsval;
 	}
@@ -125,15 +140,22 @@ static int row(struct peer *p, const char *event)
 		fprintf(p->csv, "%s%s%u-%u", i ? " " : "", i == 0 && p->last.dsack ? "d" : "",
 			p->last.sacks[i].start, p->last.sacks[i].end);
 	st = p->st;
-	fprintf(p->csv, ",%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u\n", p->new_segs, p->retx_segs,
+	fprintf(p->csv, ",%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u", p->new_segs, p->retx_segs,
 		st.cwnd, st.ssthresh, st.ca_state, st.unacked, st.sacked, st.lost, st.retrans,
 		st.total_retrans, st.retransmits);
-	p->new_segs = p->retx_segs = 0;
+	if (p->sc->ecn)
+		fprintf(p->csv, ",%u,%u", p->last.ece, p->cwr_segs);
+	fputc('\n', p->csv);
+	p->new_segs = p->retx_segs = p->cwr_segs = 0;
 	return 0;
 }
 
-static void receive(struct peer *p, uint32_t idx, uint32_t tsval)
+static void receive(struct peer *p, uint32_t idx, uint32_t tsval, uint8_t ecn)
 {
+	if (ecn & ECN_CWR)
+		p->demand_cwr = false;
+	if (ecn & ECN_CE)
+		p->demand_cwr = true;
 	if (idx < p->rcv_nxt || p->got[idx]) {
 		p->dsack = idx;
 		return;
@@ -159,6 +181,7 @@ static void build_ack(struct peer *p, struct ack *a)
 	memset(a, 0, sizeof(*a));
 	a->ack = p->rcv_nxt;
 	a->tsecr = p->ts_recent;
+	a->ece = p->sc->ecn && p->demand_cwr;
 	if (p->dsack >= 0) {
 		a->dsack = true;
 		a->sacks[a->nsacks].start = p->dsack;
@@ -281,7 +304,7 @@ static int deliver(struct peer *p, const struct op *op, uint32_t n, uint32_t k,
 	for (i = 0; i < n; i++) {
 		if (p->qhead == p->qtail)
 			return fail(p, op, "nothing queued to deliver: the sender is silent");
-		receive(p, p->queue[p->qhead], p->qts[p->qhead]);
+		receive(p, p->queue[p->qhead], p->qts[p->qhead], p->qecn[p->qhead]);
 		p->qhead++;
 		if (++p->pending < k && (carry || i + 1 < n))
 			continue;
@@ -326,8 +349,19 @@ static int run_op(struct peer *p, const struct op *op)
 		for (i = 0; i < n; i++, p->qhead++)
 			if (op->kind == OP_HOLD) {
 				p->held[p->nheld] = p->queue[p->qhead];
+				p->heldecn[p->nheld] = p->qecn[p->qhead];
 				p->heldts[p->nheld++] = p->qts[p->qhead];
 			}
+		return 0;
+	case OP_MARK:
+		if (p->qtail - p->qhead < op->n)
+			return fail(p, op, "fewer segments queued than the statement names");
+		for (i = p->qhead; i < p->qhead + op->n; i++) {
+			if (!(p->qecn[i] & ECN_ECT))
+				return fail(p, op, "a segment that is not ECN-capable (a "
+					    "retransmission) cannot be CE-marked");
+			p->qecn[i] |= ECN_CE;
+		}
 		return 0;
 	case OP_DROP_RETX:
 		for (i = p->qhead; i < p->qtail && !p->qretx[i]; i++)
@@ -337,6 +371,7 @@ static int run_op(struct peer *p, const struct op *op)
 		memmove(p->queue + i, p->queue + i + 1, (p->qtail - i - 1) * sizeof(p->queue[0]));
 		memmove(p->qts + i, p->qts + i + 1, (p->qtail - i - 1) * sizeof(p->qts[0]));
 		memmove(p->qretx + i, p->qretx + i + 1, (p->qtail - i - 1) * sizeof(p->qretx[0]));
+		memmove(p->qecn + i, p->qecn + i + 1, (p->qtail - i - 1) * sizeof(p->qecn[0]));
 		p->qtail--;
 		return 0;
 	case OP_RELEASE:
@@ -344,13 +379,14 @@ static int run_op(struct peer *p, const struct op *op)
 		if (!n || n > p->nheld)
 			return fail(p, op, "fewer segments held than the statement names");
 		for (i = 0; i < n; i++) {
-			receive(p, p->held[i], p->heldts[i]);
+			receive(p, p->held[i], p->heldts[i], p->heldecn[i]);
 			if (send_ack(p))
 				return -1;
 		}
 		p->nheld -= n;
 		memmove(p->held, p->held + n, p->nheld * sizeof(p->held[0]));
 		memmove(p->heldts, p->heldts + n, p->nheld * sizeof(p->heldts[0]));
+		memmove(p->heldecn, p->heldecn + n, p->nheld * sizeof(p->heldecn[0]));
 		return 0;
 	case OP_WAIT_RTO:
 		if (p->pending)
@@ -393,7 +429,7 @@ int drill_run(const struct script *sc, struct sender *snd, FILE *csv)
 	p->ewma = EWMA_INIT;
 
 	fprintf(csv, "step,event,ack,sack,new,retx,cwnd,ssthresh,state,unacked,sacked,lost,"
-		"retrans,total_retrans,rtos\n");
+		"retrans,total_retrans,rtos%s\n", sc->ecn ? ",ece,cwr" : "");
 	if (app(p) || drain(p) < 0 || row(p, "start"))
 		err = -1;
 	for (i = 0; !err && i < sc->nops; i++)

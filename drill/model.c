@@ -10,7 +10,10 @@
  * arithmetic of bic_math.h for bpf_bic, bic_ref, bic, bpf_bic_2611 and
  * bpf_bic_restore and the kernel's Reno for reno.  The sysctls ackdrill sets are assumed:
  * SACK with RACK loss detection at reordering 1 (a hole is lost at the first
- * SACK above it), no TLP, F-RTO on, no ECN, one MSS per skb.
+ * SACK above it), no TLP, F-RTO on, one MSS per skb, and ECN (RFC 3168) as
+ * the script says: ECE on an ACK makes the sender enter CWR or keeps a
+ * reduction from being undone, and CWR goes on the first new segment after
+ * a reduction.
  *
  * Time is a model too: jiffies stand still between ACKs (the guest harness
  * keeps BIC's HZ/32 recompute gate shut there) and jump past it at `wait
@@ -46,6 +49,7 @@ enum { CA_OPEN, CA_DISORDER, CA_CWR, CA_RECOVERY, CA_LOSS };
 #define F_DATA_SACKED	0x20
 #define F_SND_UNA_ADVANCED 0x400
 #define F_DSACKING_ACK	0x800
+#define F_ECE		0x40
 #define F_WIN_UPDATE	0x02
 #define F_ORIG_SACK_ACKED 0x200
 #define F_LOST_RETRANS	0x8000
@@ -53,7 +57,7 @@ enum { CA_OPEN, CA_DISORDER, CA_CWR, CA_RECOVERY, CA_LOSS };
 #define F_FORWARD_PROGRESS (F_ACKED | F_DATA_SACKED)
 #define MAX_REORDERING	300	/* net.ipv4.tcp_max_reordering */
 #define F_NOT_DUP	(F_WIN_UPDATE | F_ACKED)
-#define F_CA_ALERT	(F_DATA_SACKED | F_DSACKING_ACK)
+#define F_CA_ALERT	(F_DATA_SACKED | F_ECE | F_DSACKING_ACK)
 
 enum { REXMIT_NONE, REXMIT_LOST, REXMIT_NEW };
 
@@ -72,6 +76,8 @@ struct model {
 	uint32_t tsecr;			/* echoed by the ACK being processed */
 	uint64_t clock;			/* transmissions so far */
 	uint32_t out[DRILL_MAX_SEGS], nout, outpos;	/* transmitted, not yet read */
+	uint8_t outecn[DRILL_MAX_SEGS];	/* ... and their ECN bits, O_* */
+	bool queue_cwr;			/* TCP_ECN_QUEUE_CWR: CWR on the next new segment */
 
 	uint32_t una, nxt, written;	/* segment numbers */
 	uint32_t cwnd, ssthresh, cwnd_cnt, ca_state;
@@ -242,11 +248,35 @@ static uint32_t ts_now(const struct model *m)
 	return m->jiffies * (1000 / HZ) + m->acks;
 }
 
-static void emit(struct model *m, uint32_t idx)
+#define O_ECT	0x01
+#define O_CWR	0x02
+
+/*
+ * tcp_ecn_send: a new data segment goes out ECT(0), with CWR if a reduction
+ * queued it; a retransmission goes out not ECN-capable.
+ */
+static void emit(struct model *m, uint32_t idx, bool new_data)
 {
+	uint8_t ecn = 0;
+
+	if (m->sc->ecn && new_data) {
+		ecn = O_ECT;
+		if (m->queue_cwr) {
+			m->queue_cwr = false;
+			ecn |= O_CWR;
+		}
+	}
 	m->xmit[idx] = ++m->clock;
 	m->tsval[idx] = ts_now(m);
+	m->outecn[m->nout] = ecn;
 	m->out[m->nout++] = idx;
+}
+
+/* tcp_ecn_queue_cwr */
+static void ecn_queue_cwr(struct model *m)
+{
+	if (m->sc->ecn)
+		m->queue_cwr = true;
 }
 
 static void cwnd_validate(struct model *m, bool limited)
@@ -273,7 +303,7 @@ static void write_xmit(struct model *m)
 			return;
 		}
 		m->sk[m->nxt] = 0;
-		emit(m, m->nxt);
+		emit(m, m->nxt, true);
 		m->nxt++;
 		m->packets_out++;
 		sent++;
@@ -295,7 +325,7 @@ static void retransmit(struct model *m, uint32_t idx)
 	if (m->undo_retrans < 0)
 		m->undo_retrans = 0;
 	m->undo_retrans++;
-	emit(m, idx);
+	emit(m, idx, false);
 }
 
 /* tcp_xmit_retransmit_queue: lost segments, in sequence order. */
@@ -433,8 +463,10 @@ static void undo_cwnd_reduction(struct model *m, bool unmark_loss)
 	}
 	if (m->prior_ssthresh) {
 		m->cwnd = ca_undo_cwnd(m);
-		if (m->prior_ssthresh > m->ssthresh)
+		if (m->prior_ssthresh > m->ssthresh) {
 			m->ssthresh = m->prior_ssthresh;
+			m->queue_cwr = false;	/* tcp_ecn_withdraw_cwr */
+		}
 	}
 	m->undo_set = false;
 	m->rack_advanced = true;
@@ -452,10 +484,35 @@ static void try_keep_open(struct model *m)
 	}
 }
 
-static void try_to_open(struct model *m)
+/* tcp_init_cwnd_reduction: the start of a reduction, CWR or Recovery. */
+static void init_cwnd_reduction(struct model *m)
+{
+	m->high_seq = m->nxt;
+	m->cwnd_cnt = 0;
+	m->prior_cwnd = m->cwnd;
+	m->prr_delivered = 0;
+	m->prr_out = 0;
+	m->ssthresh = ca_ssthresh(m);
+	ecn_queue_cwr(m);
+}
+
+/* tcp_enter_cwr: congestion proven by ECN, so nothing of it is undone. */
+static void enter_cwr(struct model *m)
+{
+	m->prior_ssthresh = 0;
+	if (m->ca_state < CA_CWR) {
+		m->undo_set = false;
+		init_cwnd_reduction(m);
+		ca_set_state(m, CA_CWR);
+	}
+}
+
+static void try_to_open(struct model *m, int flag)
 {
 	if (!any_retrans_done(m))
 		m->retrans_stamp = 0;
+	if (flag & F_ECE)
+		enter_cwr(m);
 	if (m->ca_state != CA_CWR)
 		try_keep_open(m);
 }
@@ -529,18 +586,20 @@ static void end_cwnd_reduction(struct model *m)
 		m->cwnd = m->ssthresh;
 }
 
-static void enter_recovery(struct model *m)
+/*
+ * tcp_enter_recovery.  From CWR the reduction goes on (same ssthresh, same
+ * PRR counts, same high_seq) and prior_ssthresh stays 0: no undo.
+ */
+static void enter_recovery(struct model *m, bool ece_ack)
 {
+	if (!any_retrans_done(m))	/* tcp_retrans_stamp_cleanup */
+		m->retrans_stamp = 0;
 	m->prior_ssthresh = 0;
 	init_undo(m);
 	if (!in_cwnd_reduction(m)) {
-		m->prior_ssthresh = current_ssthresh(m);
-		m->high_seq = m->nxt;
-		m->cwnd_cnt = 0;
-		m->prior_cwnd = m->cwnd;
-		m->prr_delivered = 0;
-		m->prr_out = 0;
-		m->ssthresh = ca_ssthresh(m);
+		if (!ece_ack)
+			m->prior_ssthresh = current_ssthresh(m);
+		init_cwnd_reduction(m);
 	}
 	ca_set_state(m, CA_RECOVERY);
 }
@@ -587,18 +646,29 @@ static void process_loss(struct model *m, int flag, int num_dupack, int *rexmit)
 static void fastretrans_alert(struct model *m, uint32_t prior_una, uint32_t prior_fack,
 			      int num_dupack, int *flag, int *rexmit)
 {
+	int ack_flag = *flag;
+	bool ece_ack = ack_flag & F_ECE;
+
 	if (!m->packets_out && m->sacked_out)
 		m->sacked_out = 0;
+
+	/* ECE: the reduction is required, so none may be undone. */
+	if (ece_ack)
+		m->prior_ssthresh = 0;
 
 	if (m->ca_state == CA_OPEN) {
 		m->retrans_stamp = 0;
 	} else if (m->una >= m->high_seq) {
-		if (m->ca_state == CA_RECOVERY) {
+		if (m->ca_state == CA_CWR) {
+			/* held until something above high_seq is acked: CWR got there */
+			if (m->una != m->high_seq) {
+				end_cwnd_reduction(m);
+				ca_set_state(m, CA_OPEN);
+			}
+		} else if (m->ca_state == CA_RECOVERY) {
 			if (try_undo_recovery(m))
 				return;
 			end_cwnd_reduction(m);
-		} else if (m->ca_state == CA_CWR) {
-			unmodelled(m, "CWR");
 		}
 	}
 
@@ -607,12 +677,12 @@ static void fastretrans_alert(struct model *m, uint32_t prior_una, uint32_t prio
 		if ((*flag & F_SND_UNA_ADVANCED) && try_undo_partial(m, prior_una, prior_fack))
 			return;
 		if (try_undo_dsack(m))
-			try_to_open(m);
+			try_to_open(m, ack_flag);
 		identify_packet_loss(m, flag);
 		if (m->ca_state != CA_RECOVERY) {
 			if (!m->lost_out)
 				return;
-			enter_recovery(m);
+			enter_recovery(m, ece_ack);
 		}
 		break;
 	case CA_LOSS:
@@ -626,10 +696,10 @@ static void fastretrans_alert(struct model *m, uint32_t prior_una, uint32_t prio
 			try_undo_dsack(m);
 		identify_packet_loss(m, flag);
 		if (!m->lost_out) {
-			try_to_open(m);
+			try_to_open(m, ack_flag);
 			return;
 		}
-		enter_recovery(m);
+		enter_recovery(m, ece_ack);
 	}
 	*rexmit = REXMIT_LOST;
 }
@@ -788,6 +858,8 @@ static int m_ack(struct sender *snd, const struct ack *a)
 	m->una = a->ack;
 	if (a->nsacks)
 		sacktag(m, a, prior_una, &flag, &sack_delivered);
+	if (a->ece && m->sc->ecn)	/* tcp_ecn_rcv_ecn_echo */
+		flag |= F_ECE;
 	if (!prior_packets) {
 		unmodelled(m, "an ACK with nothing outstanding");
 		return 0;
@@ -834,6 +906,8 @@ static int m_next_seg(struct sender *snd, struct seg *out)
 		m->outpos = m->nout = 0;
 		return 0;
 	}
+	out->ect = m->outecn[m->outpos] & O_ECT;
+	out->cwr = m->outecn[m->outpos] & O_CWR;
 	out->idx = m->out[m->outpos++];
 	out->tsval = m->tsval[out->idx];
 	return 1;
@@ -864,6 +938,7 @@ static int m_wait_rto(struct sender *snd)
 	m->cwnd_cnt = 0;
 	ca_set_state(m, CA_LOSS);
 	m->high_seq = m->nxt;
+	ecn_queue_cwr(m);
 	m->frto = new_recovery || m->retransmits;
 	m->retransmits++;
 	retransmit(m, m->una);

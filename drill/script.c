@@ -2,7 +2,7 @@
 /*
  * The script format, one statement per line, '#' starts a comment:
  *
- *   set mss N | sack on|off | ts on|off | wscale N | app N
+ *   set mss N | sack on|off | ts on|off | ecn on|off | wscale N | app N
  *   deliver N [every K]	deliver the next N queued segments, ACK every K
  *   rounds N [every K]		N round trips: deliver all that was queued
  *   until cwnd N [every K]	rounds until cwnd >= N after an ACK
@@ -13,6 +13,8 @@
  *   wait rto | wait gate	let the retransmission timer fire / HZ/32 pass
  *   app N			the application keeps at most N segments
  *				unacknowledged (0: always more to send)
+ *   mark [N]			the next N (1) queued segments arrive CE-marked
+ *				(set ecn on; only ECN-capable ones, i.e. new data)
  *
  * "Queued" means transmitted by the sender and not yet seen by the
  * receiver, in the order the sender transmitted them.
@@ -79,6 +81,8 @@ static int parse_line(struct script *sc, char **tok, int ntok, int line)
 			return parse_onoff(tok[2], &sc->sack);
 		if (!strcmp(tok[1], "ts"))
 			return parse_onoff(tok[2], &sc->ts);
+		if (!strcmp(tok[1], "ecn"))
+			return parse_onoff(tok[2], &sc->ecn);
 		if (!strcmp(tok[1], "wscale"))
 			return parse_u32(tok[2], &sc->wscale) || sc->wscale > 14 ? -1 : 0;
 		if (!strcmp(tok[1], "app"))
@@ -109,6 +113,10 @@ static int parse_line(struct script *sc, char **tok, int ntok, int line)
 			op->n = 0;
 		else if (ntok > 2 || (ntok == 2 && (parse_u32(tok[1], &op->n) || !op->n)))
 			return -1;
+	} else if (!strcmp(w, "mark")) {
+		op->kind = OP_MARK;
+		if (ntok > 2 || (ntok == 2 && (parse_u32(tok[1], &op->n) || !op->n)))
+			return -1;
 	} else if (!strcmp(w, "release")) {
 		op->kind = OP_RELEASE;
 		op->n = 0;	/* all */
@@ -137,7 +145,7 @@ static int parse_line(struct script *sc, char **tok, int ntok, int line)
 int script_load(struct script *sc, const char *path)
 {
 	char buf[512];
-	int line = 0;
+	int line = 0, i;
 	FILE *f;
 
 	memset(sc, 0, sizeof(*sc));
@@ -178,6 +186,12 @@ int script_load(struct script *sc, const char *path)
 		fprintf(stderr, "ackdrill: %s: no statements\n", path);
 		return -1;
 	}
+	for (i = 0; i < sc->nops; i++)
+		if (sc->ops[i].kind == OP_MARK && !sc->ecn) {
+			fprintf(stderr, "ackdrill: %s:%d: mark needs set ecn on\n", path,
+				sc->ops[i].line);
+			return -1;
+		}
 	return 0;
 }
 

@@ -16,6 +16,12 @@
 #   reduction put back, each exactly as the model (bic_math.h's
 #   bic_undo_cwnd, bic_undo_cwnd_2611 and bic_undo_restore, the kernel's
 #   tcp_reno_undo_cwnd) says.
+# - With ECN (`set ecn on`, 13): on every algorithm the kernel negotiated
+#   ECN (ackdrill checks), answered ECE with CWR (state 2) and CWR on a new
+#   segment, and undid nothing, though timestamps and a D-SACK proved
+#   retransmissions spurious, one of them in a Recovery where the ECE came
+#   after it started: no row raises ssthresh, so every BIC, bpf_bic_restore
+#   too, gives bpf_bic's rows (the no-undo checks below).
 #
 # What would make the kernel's rows depend on time is switched off or
 # guarded in ackdrill (see its header and engine.c's gate guard); a run
@@ -46,6 +52,12 @@ first_diff() {
 	local line
 	line=$(cmp "$1" "$2" 2>/dev/null | awk '{ print $NF }')
 	echo "${line:-0}"
+}
+
+# ecn_answered CSV: a row in CWR after an ECE ACK, and a segment sent with CWR.
+ecn_answered() {
+	awk -F, 'NR > 1 && $16 == 1 && $9 == 2 { e = 1 } NR > 1 && $17 > 0 { c = 1 }
+		END { exit !(e && c) }' "$1"
 }
 
 start=${EPOCHREALTIME/./}
@@ -94,6 +106,15 @@ for s in "$BIC_DIR"/drill/*.ad; do
 	d_2611=$(first_diff "$out/$name.bpf_bic.csv" "$out/$name.bpf_bic_2611.csv")
 	d_rest=$(first_diff "$out/$name.bpf_bic.csv" "$out/$name.bpf_bic_restore.csv")
 	d_rest_bic=$(first_diff "$out/$name.bic.csv" "$out/$name.bpf_bic_restore.csv")
+	if grep -q '^set ecn on' "$s"; then
+		for ca in "${algos[@]}"; do
+			csv=$out/$name.$ca.csv
+			check "$name on $ca: ECE answered by CWR, with CWR on a new segment" \
+				ecn_answered "$csv"
+			check "$name on $ca: no undo of an ECN reduction" \
+				test -z "$(undo_rows "$csv")"
+		done
+	fi
 	undo=$(undo_rows "$out/$name.bic.csv" | head -n 1)
 	if [ -z "$undo" ]; then
 		check "$name: the kernel's bic equals bpf_bic on every row (no undo)" test "$d_bic" -eq 0
