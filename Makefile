@@ -141,7 +141,8 @@ $(call kdir,$(1))/kheaders/.unpacked: $(call kdir,$(1))/.fetched-headers vm-imag
 	$(Q)touch $$@
 
 $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
-		$(call kdir,$(1))/kmod/tcp_bic_ref.ko $(call kpatch_kos,$(1))
+		$(call kdir,$(1))/kmod/tcp_bic_ref.ko $(call kpatch_kos,$(1)) \
+		$(call kdir,$(1))/kpatch/checkpatch/.ok
 	$$(call msg,GUEST,$(call kdir,$(1))/guest)
 	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod/patched
 	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
@@ -187,8 +188,9 @@ endef
 
 # The patch series (patches/) on Debian's linux-source of kernel K, one
 # set at a time (patches/series): each set's patched tcp_bic.c, built as
-# kpatch/SET/ko/tcp_bic.ko like bic_ref (make kpatch).  The seed is 0001,
-# the proposal 0003: two builds of the same module from the same source.
+# kpatch/SET/ko/tcp_bic.ko like bic_ref, and every patch for K checked by
+# K's own checkpatch.pl (make kpatch).  The seed is 0001, the proposal
+# 0003: two builds of the same module from the same source.
 KPATCH_SETS	:= seed proposal
 kpatch_kos	= $(foreach s,$(KPATCH_SETS),$(call kdir,$(1))/kpatch/$(s)/ko/tcp_bic.ko)
 
@@ -206,6 +208,12 @@ $(call kdir,$(1))/.fetched-source: vm-image/versions.mk vm-image/fetch-debs.sh |
 	$$(call msg,FETCH,$(KSRC_$(1)) $(KPKG_$(1)))
 	$(Q)$(FETCH) $(KSRC_$(1))=$(KPKG_$(1))
 	$(Q)mkdir -p $$(@D) && touch $$@
+
+$(call kdir,$(1))/kpatch/checkpatch/.ok: $(call kdir,$(1))/.fetched-source vm-image/checkpatch.sh \
+		patches/series $(wildcard patches/*.patch)
+	$$(call msg,CHECK,patches/ with $(KSRC_$(1))'s checkpatch.pl)
+	$(Q)./vm-image/checkpatch.sh $$(@D) $(1) $(BUILD)/debs/$(KSRC_$(1))_$(KPKG_$(1))_all.deb patches
+	$(Q)touch $$@
 endef
 
 # make kpatch-kernel: the whole kernel K with the series' set
@@ -357,7 +365,7 @@ $(DRILL_EXPECT): $(BUILD)/drill/model $(DRILL_SCRIPTS)
 
 kmod: $(foreach k,$(KERNELS),$(call kdir,$(k))/kmod/tcp_bic_ref.ko)
 
-kpatch: $(foreach k,$(KERNELS),$(call kpatch_kos,$(k)))
+kpatch: $(foreach k,$(KERNELS),$(call kpatch_kos,$(k)) $(call kdir,$(k))/kpatch/checkpatch/.ok)
 
 # The patched whole kernel of KPATCH_KERNEL (one that has the EPERM leak)
 # under the tests that show what the series changes: the leak gone (t_80
