@@ -77,7 +77,7 @@ GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/loader/ccc
 DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
-.PHONY: all deps demo test unit-test vm-test debian-test initramfs kmod kpatch kpatch-kernel kpatch-kernel-test \
+.PHONY: FORCE all deps demo test unit-test vm-test debian-test initramfs kmod kpatch kpatch-kernel kpatch-kernel-test \
 	plots bench scale study model soak clean distclean
 .DELETE_ON_ERROR:
 
@@ -355,7 +355,13 @@ $(BUILD)/drill/model: drill/model.c $(DRILL_DEPS) bpf/bic_math.h | $(STAMP_DEPS)
 DRILL_ALGOS	:= bpf_bic bic_ref bic bpf_bic_2611 reno bpf_bic_restore
 DRILL_EXPECT	:= $(BUILD)/drill/expect/.done
 
-$(DRILL_EXPECT): $(BUILD)/drill/model $(DRILL_SCRIPTS)
+# The list itself, rewritten only when it changes: an algorithm added to
+# it gets its rows on the next build.
+$(BUILD)/drill/algos: FORCE
+	$(Q)mkdir -p $(@D) && echo '$(DRILL_ALGOS)' | cmp -s - $@ || echo '$(DRILL_ALGOS)' > $@
+FORCE:
+
+$(DRILL_EXPECT): $(BUILD)/drill/model $(DRILL_SCRIPTS) $(BUILD)/drill/algos
 	$(call msg,MODEL,$(@D))
 	$(Q)rm -rf $(@D) && mkdir -p $(@D)
 	$(Q)for s in $(DRILL_SCRIPTS); do for a in $(DRILL_ALGOS); do \
