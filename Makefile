@@ -81,7 +81,7 @@ GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/loader/ccc
 DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
-.PHONY: all deps demo test unit-test vm-test debian-test initramfs kmod kpatch kpatch-kernel kpatch-kernel-test \
+.PHONY: FORCE all deps demo test unit-test vm-test debian-test initramfs kmod kpatch kpatch-kernel kpatch-kernel-test \
 	plots bench scale study model soak clean distclean
 .DELETE_ON_ERROR:
 
@@ -145,7 +145,8 @@ $(call kdir,$(1))/kheaders/.unpacked: $(call kdir,$(1))/.fetched-headers vm-imag
 	$(Q)touch $$@
 
 $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
-		$(call kdir,$(1))/kmod/tcp_bic_ref.ko $(call kdir,$(1))/kpatch/ko/tcp_bic.ko
+		$(call kdir,$(1))/kmod/tcp_bic_ref.ko $(call kpatch_kos,$(1)) \
+		$(call kdir,$(1))/kpatch/checkpatch/.ok
 	$$(call msg,GUEST,$(call kdir,$(1))/guest)
 	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod/patched
 	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
@@ -154,8 +155,9 @@ $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
 		$(MODEL_SECS_$(1)) $(SOAK_SECS_$(1)) $(if $(filter $(1),$(KERNEL_PRIMARY)),yes,no) \
 		> $$(@D)/opt/bic/suite.conf
 	$(Q)cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $$(@D)/opt/bic/kmod/
-	$(Q)cp $(call kdir,$(1))/kpatch/ko/tcp_bic.ko $(call kdir,$(1))/kpatch/applied \
-		$$(@D)/opt/bic/kmod/patched/
+	$(Q)for s in $(KPATCH_SETS); do mkdir -p $$(@D)/opt/bic/kmod/patched/$$$$s && \
+		cp $(call kdir,$(1))/kpatch/$$$$s/ko/tcp_bic.ko $(call kdir,$(1))/kpatch/$$$$s/applied \
+			$$(@D)/opt/bic/kmod/patched/$$$$s/ || exit 1; done
 	$(Q)touch $$@
 
 $(call initrd,$(1)): $(call vmlinuz,$(1)) $(call kdir,$(1))/guest/.done $(GUEST)/.done \
@@ -188,31 +190,50 @@ else
 endif
 endef
 
-# The patch series (patches/) on Debian's linux-source of kernel K: the
-# patched tcp_bic.c, built as tcp_bic.ko like bic_ref (make kpatch).
+# The patch series (patches/) on Debian's linux-source of kernel K, one
+# set at a time (patches/series): each set's patched tcp_bic.c, built as
+# kpatch/SET/ko/tcp_bic.ko like bic_ref, and every patch for K checked by
+# K's own checkpatch.pl (make kpatch).  The seed is 0001, the proposal
+# 0003: two builds of the same module from the same source.
+KPATCH_SETS	:= seed proposal
+kpatch_kos	= $(foreach s,$(KPATCH_SETS),$(call kdir,$(1))/kpatch/$(s)/ko/tcp_bic.ko)
+
+# $(call kpatch_set_rule,K,SET)
+define kpatch_set_rule
+$(call kdir,$(1))/kpatch/$(2)/mod/tcp_bic.c: $(call kdir,$(1))/.fetched-source vm-image/kpatch.sh \
+		patches/series $(wildcard patches/*.patch)
+	$$(call msg,KPATCH,$(KSRC_$(1)) $(KPKG_$(1)) $(2))
+	$(Q)./vm-image/kpatch.sh $(call kdir,$(1))/kpatch/$(2) $(1) $(2) \
+		$(BUILD)/debs/$(KSRC_$(1))_$(KPKG_$(1))_all.deb patches
+endef
+
 define kpatch_rules
 $(call kdir,$(1))/.fetched-source: vm-image/versions.mk vm-image/fetch-debs.sh | $(STAMP_DEPS)
 	$$(call msg,FETCH,$(KSRC_$(1)) $(KPKG_$(1)))
 	$(Q)$(FETCH) $(KSRC_$(1))=$(KPKG_$(1))
 	$(Q)mkdir -p $$(@D) && touch $$@
 
-$(call kdir,$(1))/kpatch/mod/tcp_bic.c: $(call kdir,$(1))/.fetched-source vm-image/kpatch.sh \
+$(call kdir,$(1))/kpatch/checkpatch/.ok: $(call kdir,$(1))/.fetched-source vm-image/checkpatch.sh \
 		patches/series $(wildcard patches/*.patch)
-	$$(call msg,KPATCH,$(KSRC_$(1)) $(KPKG_$(1)))
-	$(Q)./vm-image/kpatch.sh $(call kdir,$(1))/kpatch $(1) \
-		$(BUILD)/debs/$(KSRC_$(1))_$(KPKG_$(1))_all.deb patches
+	$$(call msg,CHECK,patches/ with $(KSRC_$(1))'s checkpatch.pl)
+	$(Q)./vm-image/checkpatch.sh $$(@D) $(1) $(BUILD)/debs/$(KSRC_$(1))_$(KPKG_$(1))_all.deb patches
+	$(Q)touch $$@
 endef
 
-# make kpatch-kernel: the whole kernel K with the series, built on the host
-# (Debian built 6.1 and 6.12 with the host's gcc 12; 7.3 wants gcc 14).
-# It takes about 40 minutes on 2 cores, so it is not part of make test:
-# make kpatch-kernel-test boots it with K's unchanged initramfs.
+# make kpatch-kernel: the whole kernel K with the series' set
+# KPATCH_KERNEL_SET, built on the host (Debian built 6.1 and 6.12 with the
+# host's gcc 12; 7.3 wants gcc 14).  The seed set: 0002, the fix it is
+# built for, is in both sets and tcp_bic is a module the kernel does not
+# build (its guest loads both of make kpatch's).  It takes about 40
+# minutes on 2 cores, so it is not part of make test: make
+# kpatch-kernel-test boots it with K's unchanged initramfs.
+KPATCH_KERNEL_SET := seed
 define kpatch_kernel_rules
 $(call kdir,$(1))/kpatch-kernel/bzImage: $(call kdir,$(1))/.fetched-source $(call vmlinuz,$(1)) \
 		vm-image/kpatch-kernel.sh vm-image/kpatch.sh patches/series \
 		$(wildcard patches/*.patch) | $(STAMP_DEPS_KBUILD)
-	$$(call msg,KERNEL,$$@ ($(KSRC_$(1)) $(KPKG_$(1)) with patches/))
-	$(Q)./vm-image/kpatch-kernel.sh $(call kdir,$(1))/kpatch-kernel $(1) \
+	$$(call msg,KERNEL,$$@ ($(KSRC_$(1)) $(KPKG_$(1)) with patches/, set $(KPATCH_KERNEL_SET)))
+	$(Q)./vm-image/kpatch-kernel.sh $(call kdir,$(1))/kpatch-kernel $(1) $(KPATCH_KERNEL_SET) \
 		$(BUILD)/debs/$(KSRC_$(1))_$(KPKG_$(1))_all.deb patches \
 		$(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $(KVER_$(1))
 endef
@@ -221,8 +242,9 @@ $(foreach k,$(KERNELS_ALL),$(eval $(call kernel_rules,$(k))) $(eval $(call kpatc
 	$(eval $(call kpatch_kernel_rules,$(k))) \
 	$(eval $(call kmod_rule,$(k),$(call kdir,$(k))/kmod/tcp_bic_ref.ko,kmod,\
 		kmod/tcp_bic_ref.c kmod/Kbuild)) \
-	$(eval $(call kmod_rule,$(k),$(call kdir,$(k))/kpatch/ko/tcp_bic.ko,\
-		$(call kdir,$(k))/kpatch/mod,$(call kdir,$(k))/kpatch/mod/tcp_bic.c)))
+	$(foreach s,$(KPATCH_SETS),$(eval $(call kpatch_set_rule,$(k),$(s))) \
+		$(eval $(call kmod_rule,$(k),$(call kdir,$(k))/kpatch/$(s)/ko/tcp_bic.ko,\
+			$(call kdir,$(k))/kpatch/$(s)/mod,$(call kdir,$(k))/kpatch/$(s)/mod/tcp_bic.c))))
 
 $(BUILD)/roots/%/.done: vm-image/mkroot.sh vm-image/mirror.sh vm-image/versions.mk | $(STAMP_DEPS)
 	$(call msg,ROOT,$(@D) (debootstrap $*))
@@ -339,7 +361,13 @@ $(BUILD)/drill/model: drill/model.c $(DRILL_DEPS) bpf/bic_math.h | $(STAMP_DEPS)
 DRILL_ALGOS	:= bpf_bic bic_ref bic bpf_bic_2611 bpf_bic_restore reno
 DRILL_EXPECT	:= $(BUILD)/drill/expect/.done
 
-$(DRILL_EXPECT): $(BUILD)/drill/model $(DRILL_SCRIPTS)
+# The list itself, rewritten only when it changes: an algorithm added to
+# it gets its rows on the next build.
+$(BUILD)/drill/algos: FORCE
+	$(Q)mkdir -p $(@D) && echo '$(DRILL_ALGOS)' | cmp -s - $@ || echo '$(DRILL_ALGOS)' > $@
+FORCE:
+
+$(DRILL_EXPECT): $(BUILD)/drill/model $(DRILL_SCRIPTS) $(BUILD)/drill/algos
 	$(call msg,MODEL,$(@D))
 	$(Q)rm -rf $(@D) && mkdir -p $(@D)
 	$(Q)for s in $(DRILL_SCRIPTS); do for a in $(DRILL_ALGOS); do \
@@ -349,12 +377,12 @@ $(DRILL_EXPECT): $(BUILD)/drill/model $(DRILL_SCRIPTS)
 
 kmod: $(foreach k,$(KERNELS),$(call kdir,$(k))/kmod/tcp_bic_ref.ko)
 
-kpatch: $(foreach k,$(KERNELS),$(call kdir,$(k))/kpatch/ko/tcp_bic.ko)
+kpatch: $(foreach k,$(KERNELS),$(call kpatch_kos,$(k)) $(call kdir,$(k))/kpatch/checkpatch/.ok)
 
 # The patched whole kernel of KPATCH_KERNEL (one that has the EPERM leak)
 # under the tests that show what the series changes: the leak gone (t_80
-# told to expect none), the kernel's bic with the seed's undo, and nothing
-# left behind.
+# told to expect none), the seed's and the proposal's tcp_bic.ko each
+# undoing as its model, and nothing left behind.
 KPATCH_KERNEL	?= 6.12
 KPATCH_TESTS	:= t_10_register.sh t_75_kpatch.sh t_80_netns_default.sh t_90_clean.sh
 kpatch-kernel: $(call kdir,$(KPATCH_KERNEL))/kpatch-kernel/bzImage
