@@ -510,16 +510,31 @@ bench: $(call initrd,$(KGUEST)) eval/bench-report.sh eval/scale-report.sh
 # of one guest).  The guest clock runs under -icount, so the emulated network
 # does not depend on how busy the host is; plots go to build/study.
 STUDY_ICOUNT	:= shift=3,sleep=off
-STUDY_RUNS	?= 3
+STUDY_RUNS	?= 5
+# STUDY_QUICK=1: one point per family (2 runs unless STUDY_RUNS is given),
+# into build/study-quick.md and build/study-quick/, never docs/study.md.
+STUDY_QUICK	?=
+ifeq ($(STUDY_QUICK),1)
+STUDY_MD	:= $(BUILD)/study-quick.md
+STUDY_PLOTS	:= $(BUILD)/study-quick
+STUDY_DATA	:= $(BUILD)/study-quick-data
+STUDY_ENV	:= STUDY_QUICK=1 $(if $(filter command line environment,$(origin STUDY_RUNS)),STUDY_RUNS=$(STUDY_RUNS))
+else
+STUDY_MD	:= docs/study.md
+STUDY_PLOTS	:= $(BUILD)/study
+STUDY_DATA	:= $(BUILD)/study-data
+STUDY_ENV	:= STUDY_RUNS=$(STUDY_RUNS)
+endif
 
-study: $(call initrd,$(KGUEST)) eval/study-report.sh eval/study.gp
-	$(call msg,VM,study on $(KGUEST) (-icount $(STUDY_ICOUNT)))
-	$(Q)rm -rf $(BUILD)/study-data
-	$(Q)s=$$(date +%s) && QEMU_ICOUNT=$(STUDY_ICOUNT) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/study.log \
-		--out $(BUILD)/study-data --timeout 7200 -- env STUDY_RUNS=$(STUDY_RUNS) tests/study.sh && \
-		echo "# host_wall_secs $$(($$(date +%s) - s))" >> $(BUILD)/study-data/study.tsv
-	$(call msg,REPORT,docs/study.md $(BUILD)/study)
-	$(Q)./eval/study-report.sh $(BUILD)/study-data docs/study.md $(BUILD)/study $(STUDY_ICOUNT)
+study: $(call initrd,$(KGUEST)) eval/study-report.sh eval/study.gp eval/study-timed.sh
+	$(call msg,VM,study on $(KGUEST) (-icount $(STUDY_ICOUNT))$(if $(STUDY_QUICK), quick))
+	$(Q)rm -rf $(STUDY_DATA) && mkdir -p $(STUDY_DATA)
+	$(Q)s=$$(date +%s) && QEMU_ICOUNT=$(STUDY_ICOUNT) ./eval/study-timed.sh $(STUDY_DATA)/host-points.txt \
+		$(call RUN_VM,$(KGUEST)) --log $(BUILD)/study.log \
+		--out $(STUDY_DATA) --timeout 7200 -- env $(STUDY_ENV) tests/study.sh && \
+		echo "# host_wall_secs $$(($$(date +%s) - s))" >> $(STUDY_DATA)/study.tsv
+	$(call msg,REPORT,$(STUDY_MD) $(STUDY_PLOTS))
+	$(Q)./eval/study-report.sh $(STUDY_DATA) $(STUDY_MD) $(STUDY_PLOTS) $(STUDY_ICOUNT)
 
 # --- on a real host: make install, make deb -------------------------------
 # make install copies what the build made (it builds nothing else) under
