@@ -171,7 +171,8 @@ bpf_undos() {
 # BIC algorithms: at each event it becomes that cwnd, or cwnd * (1024 + 819) /
 # 2048 if that is below the old Wmax (fast convergence); entering Loss (an
 # RTO) resets it to 0; no undo touches it (tests/study-wmax.sh checks it
-# against bictrace).  "Above Wmax" counts time with cwnd > Wmax > 0: BIC
+# against bictrace), except bpf_bic_restore's (RESTORE=1), whose undo puts
+# back the Wmax the event undone found.  "Above Wmax" counts time with cwnd > Wmax > 0: BIC
 # past its binary search, in max probing.  (For cubic the same rule gives
 # a BIC-like Wmax, not cubic's own; cubic's reduction is 0.7, so the
 # ssthresh check falls back to the last sample's cwnd.)
@@ -183,13 +184,15 @@ bpf_undos() {
 # undo to the first tcp_probe sample after it (each sample shows the state
 # before its ACK is processed, so the first one after the undo shows what
 # the undo left) with cwnd >= the target.  An undo that a new congestion
-# event or the end of the flow overtakes first did not recover
+# event (one on the undo's own ACK included: the undo of a reordered
+# segment and a new Recovery for the next hole, common under reordering)
+# or the end of the flow overtakes first did not recover
 # ("unrecovered"); a second undo before the first recovered, with no event
 # between, undoes the same event and is not timed again.  ttr_p50 and
 # ttr_max are over the recovered undos of the flow ("-" if none).
 flow_metrics() {
 	awk -F, -v p="$2" -v path="$3" -v skip="$SKIP" -v plot="$1.plot" -v undof="$1.undo" \
-		-v stallf="$1.stall" -v evf="${4:-}" '
+		-v stallf="$1.stall" -v evf="${4:-}" -v restore="${RESTORE:-0}" '
 	function bic_ssthresh(c) {
 		return c <= 14 ? (c >= 4 ? int(c / 2) : 2) : int(c * 819 / 1024)
 	}
@@ -212,6 +215,9 @@ flow_metrics() {
 	NR > 1 && $3 == p {
 		if ($6 == "undo") {
 			undos++
+			if (restore && inev)
+				wmax = wsave
+			inev = 0
 			if (!watching && lastw > 0) {
 				watching = 1
 				ut = $1
@@ -221,6 +227,10 @@ flow_metrics() {
 		}
 		if ($6 == "ca_state") {
 			if ($14 == 4) {
+				if (state != 4) {
+					wsave = wmax
+					inev = 1
+				}
 				wmax = 0
 				pending = 0
 				if (state != 4 && seen) {
@@ -230,6 +240,8 @@ flow_metrics() {
 			} else if (($14 == 2 || $14 == 3) && state != 2 && state != 3 && seen) {
 				pending = 1
 				at = $1
+				wsave = wmax
+				inev = 1
 				unrecovered()
 				lastw = cwnd
 			}
@@ -388,7 +400,8 @@ single() {
 	mapfile -t cn <<< "$(counts "${drops:-0}")"
 	port=$(data_port "/tmp/$tag.csv")
 	t3=$EPOCHREALTIME
-	read -ra m <<< "$(flow_metrics "/tmp/$tag.csv" "$port" "$path")"
+	read -ra m <<< "$(RESTORE=$([ "$ca" = bpf_bic_restore ] && echo 1 || echo 0) \
+		flow_metrics "/tmp/$tag.csv" "$port" "$path")"
 	t4=$EPOCHREALTIME
 	[ "${#m[@]}" -eq 11 ] || return 1
 	if [ "$run" -eq 1 ]; then
