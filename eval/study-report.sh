@@ -526,8 +526,10 @@ if [ -r "$here/study-conclusion.md" ]; then
 	cat "$here/study-conclusion.md"
 fi
 echo
-echo "Guest time of the run: ${meta[guest_secs]:-?} s (the guest's clock, under -icount);" \
-	"host wall time of the guest: ${meta[host_wall_secs]:-?} s."
+parts=${meta[parts]:-1}
+echo "Guest time of the run: ${meta[guest_secs]:-?} s (the guest's clock, under -icount$(
+	[ "$parts" -gt 1 ] && echo "; the longest of $parts guests side by side, one per queue"));" \
+	"host wall time: ${meta[host_wall_secs]:-?} s."
 } > "$out"
 
 echo "$out"
