@@ -202,7 +202,12 @@ series() {
 	c=$(col "$4")
 	for ca in "${algs[@]}"; do
 		[ "$cmd" = plot ] || cmd+=","
-		cmd+=" '$plots/$kind-$fam-$ca-$q.dat' using (\$1 + 0.06 * ($i - ($n - 1) / 2.0)):$c:$((c + 1)):$((c + 2))"
+		cmd+=" '$plots/$kind-$fam-$ca-$q.dat' using (\$1 + 0.06 * ($i - ($n - 1) / 2.0))"
+		if [ "$4" = ttr50 ]; then	# 0 ms on a log scale: 1 ms added
+			cmd+=":(\$$c + 1):(\$$((c + 1)) + 1):(\$$((c + 2)) + 1)"
+		else
+			cmd+=":$c:$((c + 1)):$((c + 2))"
+		fi
 		[ "$i" -eq 0 ] && cmd+=":xtic(2)"
 		cmd+=" with yerrorlines ls $((i + 1)) title '$ca'"
 		i=$((i + 1))
@@ -227,7 +232,7 @@ plot_single() {
 		echo "set multiplot layout 2,3 title 'One flow alone, $fam family, 10 Mbit/s, ${base_ms} ms RTT, $q-packet queue (path holds $((bdp + q)) packets): median and min-max of ${runs} runs' font ',13'"
 		local panel m title
 		for panel in "mbps:goodput (Mbit/s)" "retrans_pct:retransmitted segments (% of sent)" \
-			"undos:undos per run (nstat)" "ttr50:time to recover after an undo, median (ms, log scale)" \
+			"undos:undos per run (nstat)" "ttr50:time to recover after an undo, median, + 1 ms (ms, log scale)" \
 			"peak_path:peak cwnd / (BDP + queue), after ${skip} s (log scale)" \
 			"above_path:time with cwnd > BDP + queue (%)"; do
 			m=${panel%%:*} title=${panel#*:}
@@ -235,7 +240,7 @@ plot_single() {
 			case $m in
 			mbps) echo "unset logscale y; set yrange [*:*]; set ytics autofreq" ;;
 			peak_path) echo "set logscale y; set yrange [0.5:*]; set ytics (0.5, 1, 1.5, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)" ;;
-			ttr50) echo "set logscale y; set yrange [*:*]; set ytics autofreq" ;;
+			ttr50) echo "set logscale y; set yrange [0.8:*]; set ytics autofreq" ;;
 			*) echo "unset logscale y; set yrange [0:*]; set ytics autofreq" ;;
 			esac
 			series single "$fam" "$q" "$m"
