@@ -457,9 +457,9 @@ if has_kind share; then
 	done
 fi
 
+cwndfigs=$(for f in "${figs[@]}"; do case $f in */study-cwnd-*) printf "\`%s\` " "$f" ;; esac; done)
+[ -z "$cwndfigs" ] || printf '\nFigures of cwnd over time, with the undos and the stalls: %s\n' "$cwndfigs"
 cat <<EOF
-
-Figures of cwnd over time, with the undos and the stalls: $(for f in "${figs[@]}"; do case $f in */study-cwnd-*) printf "\`%s\` " "$f" ;; esac; done)
 
 ## What the data says
 
