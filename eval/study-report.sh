@@ -413,7 +413,7 @@ for fam in "${fams[@]}"; do
 
 		## One flow alone, $fam family, $q-packet queue (path holds $((bdp + q)) packets)
 
-		| $fam | algorithm | undos | full / partial / D-SACK / loss undos | spurious RTOs (F-RTO) | RTOs | time to recover p50 ms | largest ms | unrecovered | goodput Mbit/s | retrans % of sent | queue drops | peak cwnd / path from ${skip} s | first run: whole-flow peak / path | time cwnd > path | time cwnd > Wmax | queueing delay p50 / p95 ms |
+		| $fam | algorithm | undos | full / partial / D-SACK / loss undos | spurious RTOs (F-RTO) | RTOs$([ "$fam" = stall ] && echo " / stalls") | time to recover p50 ms | largest ms | unrecovered | goodput Mbit/s | retrans % of sent | queue drops | peak cwnd / path from ${skip} s | first run: whole-flow peak / path | time cwnd > path | time cwnd > Wmax | queueing delay p50 / p95 ms |
 		|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 		EOF
 		while read -r pt; do
@@ -421,7 +421,7 @@ for fam in "${fams[@]}"; do
 				k="single|$fam|$ca|$pt|$q"
 				echo "| $(label "$fam" "$pt") | $ca | $(cell "$k|undos" %.0f) |" \
 					"$(cell "$k|full" %.0f) / $(cell "$k|partial" %.0f) / $(cell "$k|dsack" %.0f) / $(cell "$k|lossu" %.0f) |" \
-					"$(cell "$k|spur" %.0f) | $(cell "$k|rtos" %.0f) |" \
+					"$(cell "$k|spur" %.0f) | $(cell "$k|rtos" %.0f)$([ "$fam" = stall ] && echo " / $(cell "$k|stalls" %.0f)") |" \
 					"$(cell "$k|ttr50" %.0f) | $(cell "$k|ttrmax" %.0f) | $(cell "$k|unrec" %.0f) |" \
 					"$(cell "$k|mbps" %.2f) |" \
 					"$(cell "$k|retrans_pct" %.1f) | $(cell "$k|drops" %.0f) |" \
