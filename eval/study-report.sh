@@ -364,8 +364,10 @@ that stalls for longer than the RTO and then delivers everything
     starts ${skip} s into the flow, each next one a gap after the last ended,
     the gap uniform in [GAP/2, 3 GAP/2] (seeded by the run's number: all
     algorithms of a run meet the same stalls), none after $((secs - 3)) s.
-    Stalls are longer than the RTO (about 0.3 to 0.6 s here), so each
-    one fires it, and the ACKs that then arrive show it spurious.  Why a
+    Stalls are meant to be longer than the RTO (about 0.3 to 0.6 s here
+    on an undisturbed path; the RTT samples of ACKs a stall held raise
+    it), so that they fire it and the ACKs let go show it spurious; the
+    stall tables set the RTOs beside the stalls.  Why a
     plug and not netem's slot, a delay or tbf change: tests/guest/study.sh.
     Points (LEN:GAP): $(for p in $(points stall); do printf '%s, ' "$(label stall "$p")"; done | sed 's/, $//').
 - Runs: iperf3 flows of ${secs} s, ${runs} runs per point, the algorithms
