@@ -360,7 +360,9 @@ that stalls for longer than the RTO and then delivers everything
     Points: $(for p in $(points reorder); do printf '%s, ' "$(label reorder "$p")"; done | sed 's/, $//').
   - stall family: the ACK path's delay line has a plug qdisc behind it
     which a timer in the guest closes for LEN s and then opens, letting
-    everything it held go at once; nothing is dropped.  The first stall
+    everything it held go at once; the stall drops nothing (the burst
+    that the released ACKs clock out can overflow the bottleneck's
+    queue, and the queue drops count it).  The first stall
     starts ${skip} s into the flow, each next one a gap after the last ended,
     the gap uniform in [GAP/2, 3 GAP/2] (seeded by the run's number: all
     algorithms of a run meet the same stalls), none after $((secs - 3)) s.
