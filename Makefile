@@ -10,7 +10,7 @@
 #   make model	thousands of random ccctl operations against a model (t_58)
 #   make bench	scenario matrix, BPF vs native cost and make scale, into docs/bench.md
 #   make scale	time and memory of ccctl migrate, swap, list at 0-5000 connections
-#   make study	2.6.11 undo vs the fix under reordering, into docs/study.md
+#   make study	the undo rules under reordering and stalls, into docs/study.md
 #   make soak	t_57_soak for SOAK_SECS (600) on the first of KERNELS
 #   make kpatch-kernel-test	a whole 6.12 built with patches/ (~40 min), tested
 #   make install	ccctl, bictrace, the objects, bpf-bic.service (PREFIX, DESTDIR)
@@ -455,6 +455,7 @@ vm-test: $(INITRDS)
 test: $(UNIT_TESTS) $(BUILD)/drill/model $(INITRDS)
 	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) $(foreach u,$(UNIT_TESTS),--unit $(u)) \
 		--unit "tests/unit/test_drill_model.sh $(BUILD)/drill/model drill/scripts" \
+		--unit tests/unit/test_study_report.sh \
 		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" $(DEBIAN_JOB) -- $(GUEST_CMD)
 
 # Thousands of random ccctl operations against the model (t_58), on each
@@ -533,21 +534,45 @@ bench: $(call initrd,$(KGUEST)) eval/bench-report.sh eval/scale-report.sh
 	$(Q)./eval/bench-report.sh $(BUILD)/bench-data docs/bench.md $(BENCH_ICOUNT)
 	$(scale_run)
 
-# The seed's question with data: the 2.6.11 undo against the fix and the
-# kernel's bic over reordering paths, several runs a point (about an hour
-# of one guest).  The guest clock runs under -icount, so the emulated network
+# The undo question with data: bpf_bic_2611, bpf_bic, the kernel's bic,
+# bpf_bic_restore and cubic over reordering paths and paths that stall for
+# longer than the RTO, several runs a point (one guest).  The guest clock runs under -icount, so the emulated network
 # does not depend on how busy the host is; plots go to build/study.
 STUDY_ICOUNT	:= shift=3,sleep=off
-STUDY_RUNS	?= 3
+STUDY_RUNS	?= 5
+# The matrix in parts, one guest each, side by side: one per queue, which
+# halves the wall time on two cores (under -icount what a guest measures
+# does not depend on the host's load).  STUDY_PARTS=41 runs half of it.
+STUDY_PARTS	?= 41 165
+# STUDY_QUICK=1: one point per family on the 41-packet queue (2 runs unless
+# STUDY_RUNS is given), one guest, into build/study-quick.md and
+# build/study-quick/, never docs/study.md.
+STUDY_QUICK	?=
+ifeq ($(STUDY_QUICK),1)
+STUDY_MD	:= $(BUILD)/study-quick.md
+STUDY_PLOTS	:= $(BUILD)/study-quick
+STUDY_DATA	:= $(BUILD)/study-quick-data
+STUDY_ENV	:= STUDY_QUICK=1 $(if $(filter command line environment,$(origin STUDY_RUNS)),STUDY_RUNS=$(STUDY_RUNS))
+override STUDY_PARTS := 41
+else
+STUDY_MD	:= docs/study.md
+STUDY_PLOTS	:= $(BUILD)/study
+STUDY_DATA	:= $(BUILD)/study-data
+STUDY_ENV	:= STUDY_RUNS=$(STUDY_RUNS)
+endif
 
-study: $(call initrd,$(KGUEST)) eval/study-report.sh eval/study.gp
-	$(call msg,VM,study on $(KGUEST) (-icount $(STUDY_ICOUNT)))
-	$(Q)rm -rf $(BUILD)/study-data
-	$(Q)s=$$(date +%s) && QEMU_ICOUNT=$(STUDY_ICOUNT) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/study.log \
-		--out $(BUILD)/study-data --timeout 7200 -- env STUDY_RUNS=$(STUDY_RUNS) tests/study.sh && \
-		echo "# host_wall_secs $$(($$(date +%s) - s))" >> $(BUILD)/study-data/study.tsv
-	$(call msg,REPORT,docs/study.md $(BUILD)/study)
-	$(Q)./eval/study-report.sh $(BUILD)/study-data docs/study.md $(BUILD)/study $(STUDY_ICOUNT)
+study: $(call initrd,$(KGUEST)) eval/study-report.sh eval/study.gp eval/study-timed.sh eval/study-merge.sh
+	$(call msg,VM,study on $(KGUEST) (-icount $(STUDY_ICOUNT)) queues $(STUDY_PARTS) side by side$(if $(STUDY_QUICK), quick))
+	$(Q)rm -rf $(STUDY_DATA) && mkdir -p $(STUDY_DATA)
+	$(Q)s=$$(date +%s); pids=""; for q in $(STUDY_PARTS); do \
+		mkdir -p $(STUDY_DATA)/part-$$q; \
+		QEMU_ICOUNT=$(STUDY_ICOUNT) ./eval/study-timed.sh $(STUDY_DATA)/part-$$q/host-points.txt \
+			$(call RUN_VM,$(KGUEST)) --log $(BUILD)/study-$$q.log --out $(STUDY_DATA)/part-$$q \
+			--timeout 7200 -- env $(STUDY_ENV) STUDY_QUEUES=$$q tests/study.sh & pids="$$pids $$!"; \
+		done; rc=0; for p in $$pids; do wait $$p || rc=1; done; [ $$rc -eq 0 ] && \
+		./eval/study-merge.sh $(STUDY_DATA) $$(($$(date +%s) - s)) $(STUDY_PARTS)
+	$(call msg,REPORT,$(STUDY_MD) $(STUDY_PLOTS))
+	$(Q)./eval/study-report.sh $(STUDY_DATA) $(STUDY_MD) $(STUDY_PLOTS) $(STUDY_ICOUNT)
 
 # --- on a real host: make install, make deb -------------------------------
 # make install copies what the build made (it builds nothing else) under

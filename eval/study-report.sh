@@ -2,9 +2,11 @@
 # make study, host side: the guest's one row per run (tests/guest/study.sh)
 # as medians with their min-max over the runs of each point, in markdown
 # tables written to a file meant to be committed, and the figures (gnuplot,
-# eval/study.gp) into a build folder.
+# eval/study.gp) into a build folder.  tests/unit/test_study_report.sh runs
+# it on a recorded sample.
 #
 # usage: study-report.sh DATA_DIR OUT.md PLOT_DIR [ICOUNT]
+#   DATA_DIR	study.tsv, traces/ and host-points.txt (eval/study-timed.sh)
 #   ICOUNT	the -icount option the guest ran with, for the method text
 set -euo pipefail
 
@@ -15,31 +17,32 @@ data=$1 out=$2 plots=$3 icount=${4:-}
 here=$(dirname "$(realpath "$0")")
 tsv=$data/study.tsv
 [ -s "$tsv" ] || die "no $tsv: did the guest run tests/study.sh?"
-command -v gnuplot >/dev/null || die "gnuplot not installed"
+command -v gnuplot >/dev/null || die "gnuplot not installed (vm-image/host-deps.sh installs it)"
 mkdir -p "$plots" "$(dirname "$out")"
 
-# The guest's notes: "# key value key value ...".
+# The guest's notes: "# key value key value ..." ("# point ..." lines are
+# the cost of each point, read below).
 declare -A meta
 while read -r -a w; do
 	for ((i = 1; i + 1 < ${#w[@]}; i += 2)); do
 		meta[${w[i]}]=${w[i + 1]}
 	done
-done < <(grep '^# ' "$tsv")
+done < <(grep '^# ' "$tsv" | grep -v '^# point ')
 secs=${meta[secs]:-?} skip=${meta[skip]:-?} runs=${meta[runs]:-?} bdp=${meta[bdp_pkts]:-?}
 base_ms=$((2 * ${meta[delay_ms_each_way]:-50}))
 
-# One line per point and metric: "kind ca reorder queue metric n median
-# min max", from the runs of that point.  Derived metrics are made here:
-# goodput in Mbit/s, retransmissions in % of segments sent, peak cwnd over
-# what the path holds, times in %, queueing delay as smoothed RTT less the
-# path's own.
+# One line per point and metric: "kind family ca point queue metric n
+# median min max", from the runs of that point.  Derived metrics are made
+# here: goodput in Mbit/s, retransmissions in % of segments sent, peak cwnd
+# over what the path holds, times in %, queueing delay as smoothed RTT less
+# the path's own.
 stats=$plots/summary.tsv
 grep -v '^#' "$tsv" | awk -F'\t' -v base="$base_ms" '
 	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	function put(m, v) {
 		if (v == "-" || v == "")
 			return
-		k = $c["kind"] " " $c["ca"] " " $c["reorder"] " " $c["queue"] " " m
+		k = $c["kind"] " " $c["family"] " " $c["ca"] " " $c["point"] " " $c["queue"] " " m
 		if (!(k in n)) order[++nk] = k
 		vals[k, ++n[k]] = v + 0
 	}
@@ -48,8 +51,14 @@ grep -v '^#' "$tsv" | awk -F'\t' -v base="$base_ms" '
 		put("retrans_pct", $c["out_segs"] ? 100 * $c["retrans_segs"] / $c["out_segs"] : 0)
 		put("drops", $c["queue_drops"])
 		put("undos", $c["undos"])
+		put("full", $c["full_undos"])
+		put("partial", $c["partial_undos"])
+		put("dsack", $c["dsack_undos"])
+		put("lossu", $c["loss_undos"])
+		put("spur", $c["spurious_rtos"])
 		put("rtos", $c["timeouts"])
 		put("bpf_undos", $c["bpf_undos"])
+		put("stalls", $c["stalls"])
 		put("cpu", $c["cpu_busy"])
 		if ($c["kind"] == "single") {
 			put("peak", $c["peak_cwnd"])
@@ -59,6 +68,10 @@ grep -v '^#' "$tsv" | awk -F'\t' -v base="$base_ms" '
 			put("qd50", $c["srtt_p50_ms"] - base)
 			put("qd95", $c["srtt_p95_ms"] - base)
 			put("events", $c["cong_events"])
+			put("tundos", $c["traced_undos"])
+			put("ttr50", $c["ttr_p50_ms"])
+			put("ttrmax", $c["ttr_max_ms"])
+			put("unrec", $c["unrecovered"])
 		} else {
 			put("reno_mbps", $c["reno_bps"] / 1e6)
 			put("share", 100 * $c["share"])
@@ -79,166 +92,190 @@ grep -v '^#' "$tsv" | awk -F'\t' -v base="$base_ms" '
 	}' > "$stats"
 
 declare -A st
-while read -r kind ca reo q m n med lo hi; do
-	key="$kind|$ca|$reo|$q"
-	st[$key|$m]="$med $lo $hi"
-	st[$key|n]=$n
+while read -r kind fam ca pt q m n med lo hi; do
+	st[$kind|$fam|$ca|$pt|$q|$m]="$med $lo $hi"
 done < "$stats"
 
-# Points and algorithms in the order the guest ran them.
-mapfile -t algs < <(grep -v '^#' "$tsv" | awk -F'\t' 'NR > 1 && !s[$2]++ { print $2 }')
-mapfile -t rates < <(grep -v '^#' "$tsv" | awk -F'\t' 'NR > 1 && !s[$3]++ { print $3 }')
-mapfile -t queues < <(grep -v '^#' "$tsv" | awk -F'\t' 'NR > 1 && !s[$4]++ { print $4 }')
+# Algorithms, families, points and queues in the order the guest ran them.
+rows() { grep -v '^#' "$tsv" | awk -F'\t' 'NR > 1'; }
+mapfile -t algs < <(rows | awk -F'\t' '!s[$3]++ { print $3 }')
+mapfile -t fams < <(rows | awk -F'\t' '!s[$2]++ { print $2 }')
+mapfile -t queues < <(rows | awk -F'\t' '!s[$5]++ { print $5 }')
+# points FAMILY: that family's points, in order.
+points() { rows | awk -F'\t' -v f="$1" '$2 == f && !s[$4]++ { print $4 }'; }
 kinds=()
 for k in single share; do
 	grep -q "^$k"$'\t' "$tsv" && kinds+=("$k")
 done
+has_kind() { [[ " ${kinds[*]} " == *" $1 "* ]]; }
+
+# label FAMILY POINT: how a point reads in the text.
+label() {
+	case $1 in
+	reorder) echo "$2%" ;;
+	stall) echo "${2%%:*} s every ~${2#*:} s" ;;
+	*) echo "$2" ;;
+	esac
+}
+# fname POINT: a point in a file name.
+fname() { echo "${1/:/-}"; }
 
 # cell KEY FORMAT: "median [min-max]" of one point's metric, or "-".
 cell() {
 	local v=${st[$1]:-}
 	[ -n "$v" ] || { echo -n -; return; }
-	# shellcheck disable=SC2086	# three numbers
 	awk -v f="$2" -v med="${v%% *}" 'BEGIN { split(ARGV[1], a, " "); ARGV[1] = ""
 		if (a[2] == a[3]) printf f, med
 		else printf f " [" f "-" f "]", med, a[2], a[3] }' "$v"
 }
 
-# gnuplot data: per kind, algorithm and queue, one line per reorder rate
-# with "rate median min max" of each metric, in the order of $metrics.
-metrics=(mbps retrans_pct drops undos peak_path above_path above_wmax qd50 qd95 share reno_mbps)
+# gnuplot data: per kind, family, algorithm and queue, one line per point
+# with "index label median min max" of each metric, in the order of $metrics
+# (column 3 is the first metric's median).
+metrics=(mbps retrans_pct drops undos peak_path above_path above_wmax qd50 qd95 ttr50 unrec spur rtos share reno_mbps)
+col() {
+	local i
+	for i in "${!metrics[@]}"; do
+		[ "${metrics[i]}" = "$1" ] && { echo $((3 + 3 * i)); return; }
+	done
+	die "no metric $1"
+}
 for kind in "${kinds[@]}"; do
-	for ca in "${algs[@]}"; do
-		for q in "${queues[@]}"; do
-			f=$plots/$kind-$ca-$q.dat
-			echo "# reorder ${metrics[*]/%/ (med min max)}" > "$f"
-			for reo in "${rates[@]}"; do
-				line=$reo
-				for m in "${metrics[@]}"; do
-					line+=" ${st[$kind|$ca|$reo|$q|$m]:-NaN NaN NaN}"
-				done
-				echo "$line" >> "$f"
+	for fam in "${fams[@]}"; do
+		for ca in "${algs[@]}"; do
+			for q in "${queues[@]}"; do
+				f=$plots/$kind-$fam-$ca-$q.dat
+				echo "# index point ${metrics[*]/%/ (med min max)}" > "$f"
+				i=0
+				while read -r pt; do
+					line="$i $(fname "$pt")"
+					for m in "${metrics[@]}"; do
+						line+=" ${st[$kind|$fam|$ca|$pt|$q|$m]:-NaN NaN NaN}"
+					done
+					echo "$line" >> "$f"
+					i=$((i + 1))
+				done < <(points "$fam")
 			done
 		done
 	done
 done
 
-# compare KIND METRIC A B: at how many points A's median is above B's,
-# below, and how many of those have min-max ranges that do not overlap:
-# "points above above_apart below below_apart".
+# compare KIND FAMILY METRIC A B: at how many points A's median is above
+# B's, below, and how many of those have min-max ranges that do not
+# overlap: "points above above_apart below below_apart".
 compare() {
-	local kind=$1 m=$2 a=$3 b=$4
-	local reo q va vb
-	# shellcheck disable=SC2030,SC2031	# the loop runs in its own subshell
+	local kind=$1 fam=$2 m=$3 a=$4 b=$5 pt q va vb
 	for q in "${queues[@]}"; do
-		for reo in "${rates[@]}"; do
-			va=${st[$kind|$a|$reo|$q|$m]:-} vb=${st[$kind|$b|$reo|$q|$m]:-}
+		while read -r pt; do
+			va=${st[$kind|$fam|$a|$pt|$q|$m]:-} vb=${st[$kind|$fam|$b|$pt|$q|$m]:-}
 			[ -n "$va" ] && [ -n "$vb" ] && echo "$va $vb"
-		done
+		done < <(points "$fam")
 	done | awk '{ n++
 		if ($1 > $4) { up++; if ($2 > $6) upsep++ }
 		if ($1 < $4) { dn++; if ($3 < $5) dnsep++ } }
 		END { print n + 0, up + 0, upsep + 0, dn + 0, dnsep + 0 }'
 }
 
-# finding KIND METRIC WHAT A B: one sentence from compare.
-finding() {
-	local r n up ups dn dns
-	read -r n up ups dn dns <<< "$(compare "$1" "$2" "$4" "$5")"
-	r="$4 against $5, $3: median higher at $up of $n points"
-	r+=" (min-max ranges apart at $ups), lower at $dn (apart at $dns)"
-	echo "- $r."
+# apart KIND FAMILY POINT QUEUE METRIC A B: "apart" if the min-max ranges
+# of A and B at that point do not overlap, else nothing.
+apart() {
+	local va=${st[$1|$2|$6|$3|$4|$5]:-} vb=${st[$1|$2|$7|$3|$4|$5]:-}
+	[ -n "$va" ] && [ -n "$vb" ] || return 0
+	awk -v a="$va" -v b="$vb" 'BEGIN { split(a, x, " "); split(b, y, " ")
+		if (x[3] < y[2] || y[3] < x[2]) printf "apart" }'
 }
 
-# first_peak CA REORDER QUEUE: the first run's highest cwnd over the whole
-# flow, slow start included, against the path, from its 20 ms trace.
+# first_peak CA FAMILY POINT QUEUE: the first run's highest cwnd over the
+# whole flow, slow start included, against the path, from its 20 ms trace.
 first_peak() {
-	local d=$data/traces/$1-$2-$3.dat
+	local d
+	d=$data/traces/$1-$2-$(fname "$3")-$4.dat
 	[ -s "$d" ] || { echo -n -; return; }
-	awk -v path=$((bdp + $3)) '$2 > m { m = $2 } END { printf "%.2f", m / path }' "$d"
+	awk -v path=$((bdp + $4)) '$2 > m { m = $2 } END { printf "%.2f", m / path }' "$d"
 }
 
 # --- figures ----------------------------------------------------------------
-plot_single() {
-	local q=$1 f
-	f=$plots/study-single-$q.png
-	{
-		echo "load '$here/study.gp'"
-		echo "set terminal pngcairo noenhanced size 1400,900 font 'DejaVu Sans,10'"
-		echo "set output '$f'"
-		echo "set multiplot layout 2,3 title 'One flow alone, 10 Mbit/s, ${base_ms} ms RTT, $q-packet queue (path holds $((bdp + q)) packets): median and min-max of ${runs} runs' font ',13'"
-		local panel col title
-		for panel in "2:goodput (Mbit/s)" "5:retransmitted segments (% of sent)" \
-			"11:undos per run (nstat)" "14:peak cwnd / (BDP + queue), after ${skip} s (log scale)" \
-			"17:time with cwnd > BDP + queue (%)" "23:median queueing delay: srtt - ${base_ms} ms (ms)"; do
-			col=${panel%%:*} title=${panel#*:}
-			echo "set title '$title'"
-			# goodput differs by tenths: no zero under it
-			# and peaks of one to many times the path on a log scale
-			case $col in
-			2) echo "unset logscale y; set yrange [*:*]; set ytics autofreq" ;;
-			14) echo "set logscale y; set yrange [0.8:*]; set ytics (1, 1.5, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)" ;;
-			*) echo "unset logscale y; set yrange [0:*]; set ytics autofreq" ;;
-			esac
-			series "single" "$q" "$col"
-		done
-		echo "unset multiplot"
-	} | gnuplot
-	echo "$f"
-}
-
-# series KIND QUEUE COLUMN: one plot command, a line with min-max bars per
-# algorithm, each nudged sideways a little so the bars stay apart.
+# series KIND FAMILY QUEUE METRIC: one plot command, a line with min-max bars
+# per algorithm, each nudged sideways a little so the bars stay apart.
 series() {
-	local kind=$1 q=$2 col=$3 i=0 ca cmd="plot"
+	local kind=$1 fam=$2 q=$3 c i=0 ca cmd="plot" n=${#algs[@]}
+	c=$(col "$4")
 	for ca in "${algs[@]}"; do
 		[ "$cmd" = plot ] || cmd+=","
-		cmd+=" '$plots/$kind-$ca-$q.dat' using (\$1 * (1 + 0.04 * ($i - 1))):$col:$((col + 1)):$((col + 2))"
+		cmd+=" '$plots/$kind-$fam-$ca-$q.dat' using (\$1 + 0.06 * ($i - ($n - 1) / 2.0))"
+		if [ "$4" = ttr50 ]; then	# 0 ms on a log scale: 1 ms added
+			cmd+=":(\$$c + 1):(\$$((c + 1)) + 1):(\$$((c + 2)) + 1)"
+		else
+			cmd+=":$c:$((c + 1)):$((c + 2))"
+		fi
+		[ "$i" -eq 0 ] && cmd+=":xtic(2)"
 		cmd+=" with yerrorlines ls $((i + 1)) title '$ca'"
 		i=$((i + 1))
 	done
 	echo "$cmd"
 }
 
-plot_share() {
-	local f=$plots/study-share.png q
+plot_single() {
+	local fam=$1 q=$2 f np
+	f=$plots/study-single-$fam-$q.png
+	np=$(points "$fam" | wc -l)
 	{
 		echo "load '$here/study.gp'"
-		echo "set terminal pngcairo noenhanced size 1400,480 font 'DejaVu Sans,10'"
+		echo "set terminal pngcairo noenhanced size 1400,900 font 'DejaVu Sans,10'"
 		echo "set output '$f'"
-		echo "set multiplot layout 1,${#queues[@]} title 'Beside one Reno flow on the same bottleneck: share (%) of the goodput of both that the BIC flow got, ${skip} s to $((secs - 1)) s (median and min-max of ${runs} runs)' font ',13'"
-		echo "set yrange [50:100]"
-		for q in "${queues[@]}"; do
-			echo "set title '$q-packet queue (path holds $((bdp + q)) packets)'"
-			series share "$q" 29
+		echo "set xrange [-0.5:$np - 0.5]"
+		if [ "$fam" = stall ]; then
+			echo "set xlabel 'stall LEN-GAP: LEN s every ~GAP s'"
+		else
+			echo "set xlabel 'reordering (%)'"
+		fi
+		echo "set multiplot layout 2,3 title 'One flow alone, $fam family, 10 Mbit/s, ${base_ms} ms RTT, $q-packet queue (path holds $((bdp + q)) packets): median and min-max of ${runs} runs' font ',13'"
+		local panel m title
+		for panel in "mbps:goodput (Mbit/s)" "retrans_pct:retransmitted segments (% of sent)" \
+			"undos:undos per run (nstat)" "ttr50:time to recover after an undo, median, + 1 ms (ms, log scale)" \
+			"peak_path:peak cwnd / (BDP + queue), after ${skip} s (log scale)" \
+			"above_path:time with cwnd > BDP + queue (%)"; do
+			m=${panel%%:*} title=${panel#*:}
+			echo "set title '$title'"
+			case $m in
+			mbps) echo "unset logscale y; set yrange [*:*]; set ytics autofreq" ;;
+			peak_path) echo "set logscale y; set yrange [0.5:*]; set ytics (0.5, 1, 1.5, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)" ;;
+			ttr50) echo "set logscale y; set yrange [0.8:*]; set ytics autofreq" ;;
+			*) echo "unset logscale y; set yrange [0:*]; set ytics autofreq" ;;
+			esac
+			series single "$fam" "$q" "$m"
 		done
 		echo "unset multiplot"
 	} | gnuplot
 	echo "$f"
 }
 
-# The first run of one reordering rate, each algorithm in a panel, both
-# queues side by side: cwnd, the rebuilt Wmax and what the path holds.
+# The first run of one point, each algorithm in a panel, the queues side by
+# side: cwnd, the rebuilt Wmax, what the path holds, each undo (a mark at
+# the cwnd it had to get back to: filled when it did) and each stall (a bar
+# on the time axis).
 plot_cwnd() {
-	local reo=$1 f ca q d
-	f=$plots/study-cwnd-$reo.png
+	local fam=$1 pt=$2 f ca q d b
+	f=$plots/study-cwnd-$fam-$(fname "$pt").png
 	{
 		echo "load '$here/study.gp'"
-		echo "set terminal pngcairo noenhanced size 1400,$((260 * ${#algs[@]} + 60)) font 'DejaVu Sans,10'"
+		echo "set terminal pngcairo noenhanced size 1400,$((230 * ${#algs[@]} + 60)) font 'DejaVu Sans,10'"
 		echo "set output '$f'"
-		printf "set multiplot layout %s,%s title 'cwnd under %s%% reordering (tcp_probe, first run of each point)' font ',13'\n" \
-			"${#algs[@]}" "${#queues[@]}" "$reo"
+		printf "set multiplot layout %s,%s title 'cwnd, %s family, %s (tcp_probe, first run of each point)' font ',13'\n" \
+			"${#algs[@]}" "${#queues[@]}" "$fam" "$(label "$fam" "$pt")"
 		echo "set xlabel 'time since the flow started (s)'; set ylabel 'packets'"
-		echo "unset logscale x; set xtics autofreq; set xrange [0:$secs]; set yrange [0:*]"
+		echo "set xtics autofreq; set xrange [0:$secs]; set yrange [0:*]"
 		echo "set key inside top right horizontal"
 		for ca in "${algs[@]}"; do
 			for q in "${queues[@]}"; do
-				d=$data/traces/$ca-$reo-$q.dat
+				b=$data/traces/$ca-$fam-$(fname "$pt")-$q
+				d=$b.dat
 				[ -s "$d" ] || continue
 				echo "set title '$ca, $q-packet queue'"
-				echo "plot '$d' using 1:2 with steps ls 11 title 'cwnd'," \
-					"'' using 1:(\$3 > 0 ? \$3 : NaN) with steps ls 12 title 'Wmax (rebuilt)'," \
-					"$((bdp + q)) with lines ls 13 title 'BDP + queue'"
+				local cmd="plot '$d' using 1:2 with steps ls 11 title 'cwnd', '' using 1:(\$3 > 0 ? \$3 : NaN) with steps ls 12 title 'Wmax (rebuilt)', $((bdp + q)) with lines ls 13 title 'BDP + queue'"
+				[ -s "$b.undo" ] && cmd+=", '$b.undo' using 1:(\$3 >= 0 ? \$2 : NaN) with points ls 14 title 'undo: cwnd before (recovered)', '' using 1:(\$3 < 0 ? \$2 : NaN) with points ls 15 title 'undo (not recovered)'"
+				[ -s "$b.stall" ] && cmd+=", '$b.stall' using 1:(0):(\$2 - \$1):(0) with vectors nohead ls 16 title 'stall'"
+				echo "$cmd"
 			done
 		done
 		echo "unset multiplot"
@@ -247,180 +284,261 @@ plot_cwnd() {
 }
 
 figs=()
-if [[ " ${kinds[*]} " == *" single "* ]]; then
-	for q in "${queues[@]}"; do
-		figs+=("$(plot_single "$q")")
-	done
-	for reo in "${rates[@]}"; do
-		compgen -G "$data/traces/*-$reo-*.dat" > /dev/null && figs+=("$(plot_cwnd "$reo")")
+if has_kind single; then
+	for fam in "${fams[@]}"; do
+		for q in "${queues[@]}"; do
+			figs+=("$(plot_single "$fam" "$q")")
+		done
+		while read -r pt; do
+			compgen -G "$data/traces/*-$fam-$(fname "$pt")-*.dat" > /dev/null &&
+				figs+=("$(plot_cwnd "$fam" "$pt")")
+		done < <(points "$fam")
 	done
 fi
-[[ " ${kinds[*]} " == *" share "* ]] && figs+=("$(plot_share)")
+
+# --- cost -------------------------------------------------------------------
+# The host's clock at each point's begin and end (eval/study-timed.sh), and
+# the guest's from study.tsv: "kind family point queue flows guest_s host_s".
+cost=$plots/cost.tsv
+: > "$cost"
+if [ -s "$data/host-points.txt" ]; then
+	awk 'NR == FNR { if ($2 == "STUDY-POINT") {
+			k = $4 " " $5 " " $6 " " $7
+			if ($3 == "begin") b[k] = $1; else if ($3 == "end" && (k in b)) h[k] = $1 - b[k] }
+		next }
+		$2 == "point" { k = $3 " " $4 " " $5 " " $6; print k, $10, $8, (k in h) ? h[k] : "-" }' \
+		"$data/host-points.txt" <(grep '^# point ' "$tsv") > "$cost"
+fi
 
 # --- the document -------------------------------------------------------------
 # shellcheck source=eval/icount.sh
 . "$(dirname "$0")/icount.sh"
 ns_per_insn=$(ns_per_insn "$icount")
-busiest=$(awk '$5 == "cpu" { if ($9 > m) m = $9 } END { printf "%.0f", 100 * m }' "$stats")
+busiest=$(awk '$6 == "cpu" { if ($10 > m) m = $10 } END { printf "%.0f", 100 * m }' "$stats")
 
 {
 cat <<EOF
-# The 2.6.11 undo against the 2.6.11.7 fix, with data
+# BIC's undo rules side by side: reordering and spurious timeouts, with data
 
 Written by \`make study\` (tests/guest/study.sh in the guest,
 eval/study-report.sh on the host); rerun it rather than editing this file.
 The figures are in \`$plots/\`, written by the same run (\`make study\`
 regenerates them; they are not committed).
 
-The question of the 2005 stable review: when Linux undoes a window reduction
-it finds spurious, should BIC put cwnd back at \`max(cwnd, last_max_cwnd)\`
-(the fix, where the binary search left off) or at \`max(cwnd, ssthresh << 1)\`
-(2.6.11, which with BIC's beta of 819/1024 is 1.6 x Wmax, past the search,
-in max probing)?  Undo only happens after spurious retransmissions, so the
-path reorders packets.  Three algorithms are compared: \`bpf_bic\` (the fix),
-\`bpf_bic_2611\` (the 2.6.11 undo, otherwise the same program) and the
-kernel's own \`bic\` (tcp_bic.ko, which today undoes to \`max(cwnd,
-prior_cwnd)\`, the cwnd before the reduction).
+When Linux undoes a window reduction it finds spurious, where should cwnd
+go back to?  Five algorithms, four undo rules and today's usual choice:
+\`bpf_bic_2611\` (2.6.11: \`max(cwnd, 2 * ssthresh)\`), \`bpf_bic\` (the
+seed, 2.6.11.7: \`max(cwnd, Wmax)\`), the kernel's \`bic\` (tcp_bic.ko:
+\`max(cwnd, prior_cwnd)\`), \`bpf_bic_restore\` (the complete undo: cwnd,
+ssthresh and BIC's whole state as they were before the reduction) and the
+kernel's \`cubic\` (\`max(cwnd, prior_cwnd)\` too), the reference a user
+would pick today.  Algorithms in this run: $(printf '%s, ' "${algs[@]}" | sed 's/, $//').
+Undo only happens after spurious retransmissions, and two families of
+paths cause them: packets reordered (spurious fast retransmits) and a path
+that stalls for longer than the RTO and then delivers everything
+(spurious timeouts).
 
 ## Method
 
 - Guest: ${meta[kernel]:-?} under QEMU TCG, 1 vCPU, with
   \`-icount ${icount:-none}\`${ns_per_insn:+ (guest time counts emulated instructions, ${ns_per_insn} ns each, and skips idle time)}:
   the emulated network runs on the guest's clock, so what a flow sees does
-  not depend on how busy the host is.  Checked when the study was set up
-  (\`make vm-test KERNELS=6.12 GUEST_CMD="env STUDY_RATES=0 ... bash
-  tests/study.sh"\` with \`QEMU_ICOUNT\`): a flow on the 41-packet queue
-  without reordering delivered 9.26 Mbit/s in 10 s, slow start included
-  (the ceiling is 9.56: 1448 bytes of payload in a 1514-byte frame), and
-  from 5 s on its smoothed RTT stayed between 120 and 149 ms = 100 ms + the
-  41-packet queue drained at 10 Mbit/s (49.7 ms), as the path says.
+  not depend on how busy the host is.
   The busiest guest CPU during any flow of this run was ${busiest}%$(
 	[ "$busiest" -lt 90 ] && echo ': no flow was limited by the emulated CPU.' ||
 		echo ': flows at 90% or more were limited by the emulated CPU.')
 - Path: two network namespaces over a veth pair (tests/guest/lib.sh
-  \`net_up\`): on the sender's side a netem delay line of ${meta[delay_ms_each_way]:-50} ms that
-  also reorders (\`reorder P%\`: a packet, with probability P, skips the
-  delay line and goes straight to the bottleneck, ahead of the
-  $((bdp / 2)) or so packets still in it), then the bottleneck, a netem child with
-  rate ${meta[rate]:-10mbit} and a drop-tail queue; ${meta[delay_ms_each_way]:-50} ms more on the ACK path.
-  BDP ${bdp} packets (10 Mbit/s x ${base_ms} ms / 1514 bytes).  Queues:
-  $(printf '%s, ' "${queues[@]/%/ packets}" | sed 's/, $//') (0.5 and 2 BDP), so the path holds
+  \`net_up\`): on the sender's side a netem delay line of ${meta[delay_ms_each_way]:-50} ms,
+  then the bottleneck, a netem child with rate ${meta[rate]:-10mbit} and a drop-tail
+  queue; ${meta[delay_ms_each_way]:-50} ms more on the ACK path.  BDP ${bdp} packets
+  (10 Mbit/s x ${base_ms} ms / 1514 bytes).  Queues:
+  $(printf '%s, ' "${queues[@]/%/ packets}" | sed 's/, $//'), so the path holds
   BDP + queue = $(for q in "${queues[@]}"; do printf '%s, ' $((bdp + q)); done | sed 's/, $//') packets.
-  Reordering: $(printf '%s%%, ' "${rates[@]}" | sed 's/, $//').
+  - reorder family: the delay line also reorders (\`reorder P%\`: a
+    packet, with probability P, skips it and goes straight to the
+    bottleneck, ahead of the $((bdp / 2)) or so packets still in it).
+    Points: $(for p in $(points reorder); do printf '%s, ' "$(label reorder "$p")"; done | sed 's/, $//').
+  - stall family: the ACK path's delay line has a plug qdisc behind it
+    which a timer in the guest closes for LEN s and then opens, letting
+    everything it held go at once; the stall drops nothing (the burst
+    that the released ACKs clock out can overflow the bottleneck's
+    queue, and the queue drops count it).  The first stall
+    starts ${skip} s into the flow, each next one a gap after the last ended,
+    the gap uniform in [GAP/2, 3 GAP/2] (seeded by the run's number: all
+    algorithms of a run meet the same stalls), none after $((secs - 3)) s.
+    Stalls are meant to be longer than the RTO (about 0.3 to 0.6 s here
+    on an undisturbed path; the RTT samples of ACKs a stall held raise
+    it), so that they fire it and the ACKs let go show it spurious; the
+    stall tables set the RTOs beside the stalls.  Why a
+    plug and not netem's slot, a delay or tbf change: tests/guest/study.sh.
+    Points (LEN:GAP): $(for p in $(points stall); do printf '%s, ' "$(label stall "$p")"; done | sed 's/, $//').
 - Runs: iperf3 flows of ${secs} s, ${runs} runs per point, the algorithms
   alternating run by run in one boot.  Tables give the median and, in
   brackets, min-max over the runs.
   - single: one flow alone.  Goodput from iperf3; retransmitted and sent
-    segments, and undos, from nstat in the sender's namespace (undos: the
-    sum of TcpExtTCPFullUndo, TCPPartialUndo, TCPDSACKUndo, TCPLossUndo and
-    TCPSpuriousRTOs: each undo counts in exactly one; for the BPF variants
-    bic_stats.undo, the program's own count of undo_cwnd calls, is in
-    study.tsv too); drops from the bottleneck qdisc.  cwnd, ssthresh and
-    the smoothed RTT of every ACK from the kernel's tcp_probe tracepoint,
-    congestion state changes from tcp_cong_state_set, from ${skip} s on (after
-    slow start): peak cwnd against BDP + queue, time with cwnd above it,
-    time above Wmax, RTT percentiles.  Wmax is not visible for the
-    kernel's bic, so it is rebuilt from the trace for all three alike by
-    BIC's rule: at each congestion event it becomes the cwnd then, or
-    1843/2048 of it when below the old Wmax (fast convergence), and an RTO
-    clears it; no undo touches it.  The cwnd of an event is the last
-    sample's, or, where an undo and a new event fell on one ACK and no
-    sample saw it, the one the reported ssthresh says; it counts towards
-    the peak.  \`tests/guest/study-wmax.sh\` checks the rebuilt events
-    against bictrace's record of each ssthresh call (2% reordering, 41
-    packets: 18 of 19 for bpf_bic, one packet off at the fast convergence
-    threshold, and 19 of 19 for bpf_bic_2611).  The first run of each
-    point also gives a whole-flow peak (20 ms samples, slow start
-    included), where the 2.6.11 undo's early runaway shows.  Queueing delay is the smoothed RTT less
-    the path's ${base_ms} ms (a reordered packet skips ${meta[delay_ms_each_way]:-50} ms of delay, so
-    its own sample is lower).  No metric here needs bictrace.
+    segments and undos from nstat in the sender's namespace, by kind:
+    TcpExtTCPFullUndo (full, after a recovery), TCPPartialUndo, TCPDSACKUndo
+    and TCPLossUndo (an RTO found spurious by timestamps or D-SACK); F-RTO's
+    finds count in TCPSpuriousRTOs; RTOs are TCPTimeouts.  Each undo counts
+    in exactly one of the five; "undos" is their sum.  Drops from the
+    bottleneck qdisc.  cwnd, ssthresh and the smoothed RTT of every ACK from
+    the kernel's tcp_probe tracepoint, congestion state changes from
+    tcp_cong_state_set, each undo from a kprobe on
+    tcp_undo_cwnd_reduction(); from ${skip} s on (after slow start): peak
+    cwnd against BDP + queue, time with cwnd above it, time above Wmax, RTT
+    percentiles.  Wmax is not visible for the kernel's algorithms, so it is
+    rebuilt from the trace for all alike by BIC's rule (at each congestion
+    event it becomes the cwnd then, or 1843/2048 of it when below the old
+    Wmax, and an RTO clears it; no undo touches it; for cubic it is that
+    rule's Wmax, not cubic's own); \`tests/guest/study-wmax.sh\` checks it
+    against bictrace.  Queueing delay is the smoothed RTT less the path's
+    ${base_ms} ms.
+  - time to recover, per undo: from the undo to the first tcp_probe sample
+    after it whose cwnd is at least the cwnd before the event undone (the
+    last sample's cwnd before the latest move into CWR, Recovery or Loss).
+    An undo that a new congestion event or the end of the flow overtakes
+    first did not recover ("unrecovered", counted); a second undo of the
+    same event is not timed again.  Each run gives the median and the
+    largest time over its recovered undos; tables give the median over
+    runs of the per-run median.  0 to a few ms means the undo itself put
+    cwnd back (the next ACK shows it).
   - share: the same algorithm beside one Reno flow, both started together
-    over the same bottleneck; each flow's goodput from ss's bytes_acked
-    from ${skip} s to $((secs - 1)) s; the BIC flow's share of the two.  Undos
-    count both flows.
-- Raw rows: \`build/study-data/study.tsv\`, one per run; plotted
-  cwnd traces: \`build/study-data/traces/\` (first run of each point).
+    over the same bottleneck, at a few points; each flow's goodput from
+    ss's bytes_acked from ${skip} s to $((secs - 1)) s; the BIC flow's share of
+    the two.  Undos count both flows.
+- Raw rows: \`study.tsv\` in the run's data folder, one per run; plotted
+  cwnd traces, undos and stalls: its \`traces/\` (first run of each point).
 EOF
 
-for q in "${queues[@]}"; do
-	[[ " ${kinds[*]} " == *" single "* ]] || break
-	cat <<-EOF
+for fam in "${fams[@]}"; do
+	has_kind single || break
+	for q in "${queues[@]}"; do
+		cat <<-EOF
 
-	## One flow alone, $q-packet queue (path holds $((bdp + q)) packets)
+		## One flow alone, $fam family, $q-packet queue (path holds $((bdp + q)) packets)
 
-	| reorder | algorithm | undos | goodput Mbit/s | retrans % of sent | queue drops | RTOs | peak cwnd / path from ${skip} s | first run: whole-flow peak / path | time cwnd > path | time cwnd > Wmax | queueing delay p50 / p95 ms |
-	|---|---|---|---|---|---|---|---|---|---|---|---|
-	EOF
-	for reo in "${rates[@]}"; do
-		for ca in "${algs[@]}"; do
-			k="single|$ca|$reo|$q"
-			echo "| $reo% | $ca | $(cell "$k|undos" %.0f) | $(cell "$k|mbps" %.2f) |" \
-				"$(cell "$k|retrans_pct" %.1f) | $(cell "$k|drops" %.0f) | $(cell "$k|rtos" %.0f) |" \
-				"$(cell "$k|peak_path" %.2f) | $(first_peak "$ca" "$reo" "$q") |" \
-				"$(cell "$k|above_path" %.0f%%) |" \
-				"$(cell "$k|above_wmax" %.0f%%) | $(cell "$k|qd50" %.0f) / $(cell "$k|qd95" %.0f) |"
-		done
+		| $fam | algorithm | undos | full / partial / D-SACK / loss undos | spurious RTOs (F-RTO) | RTOs$([ "$fam" = stall ] && echo " / stalls") | time to recover p50 ms | largest ms | unrecovered | goodput Mbit/s | retrans % of sent | queue drops | peak cwnd / path from ${skip} s | first run: whole-flow peak / path | time cwnd > path | time cwnd > Wmax | queueing delay p50 / p95 ms |
+		|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+		EOF
+		while read -r pt; do
+			for ca in "${algs[@]}"; do
+				k="single|$fam|$ca|$pt|$q"
+				echo "| $(label "$fam" "$pt") | $ca | $(cell "$k|undos" %.0f) |" \
+					"$(cell "$k|full" %.0f) / $(cell "$k|partial" %.0f) / $(cell "$k|dsack" %.0f) / $(cell "$k|lossu" %.0f) |" \
+					"$(cell "$k|spur" %.0f) | $(cell "$k|rtos" %.0f)$([ "$fam" = stall ] && echo " / $(cell "$k|stalls" %.0f)") |" \
+					"$(cell "$k|ttr50" %.0f) | $(cell "$k|ttrmax" %.0f) | $(cell "$k|unrec" %.0f) |" \
+					"$(cell "$k|mbps" %.2f) |" \
+					"$(cell "$k|retrans_pct" %.1f) | $(cell "$k|drops" %.0f) |" \
+					"$(cell "$k|peak_path" %.2f) | $(first_peak "$ca" "$fam" "$pt" "$q") |" \
+					"$(cell "$k|above_path" %.0f%%) |" \
+					"$(cell "$k|above_wmax" %.0f%%) | $(cell "$k|qd50" %.0f) / $(cell "$k|qd95" %.0f) |"
+			done
+		done < <(points "$fam")
+		echo
+		echo "Figure: \`$plots/study-single-$fam-$q.png\`."
 	done
-	echo
-	echo "Figure: \`$plots/study-single-$q.png\`."
 done
 
-if [[ " ${kinds[*]} " == *" share "* ]]; then
+if has_kind share; then
 	cat <<-EOF
 
 	## Beside a Reno flow
 
-	| queue | reorder | algorithm | undos (both flows) | BIC flow Mbit/s | Reno flow Mbit/s | BIC share | queue drops |
-	|---|---|---|---|---|---|---|---|
+	| family | point | queue | algorithm | undos (both flows) | BIC flow Mbit/s | Reno flow Mbit/s | BIC share | queue drops |
+	|---|---|---|---|---|---|---|---|---|
 	EOF
-	for q in "${queues[@]}"; do
-		for reo in "${rates[@]}"; do
-			for ca in "${algs[@]}"; do
-				k="share|$ca|$reo|$q"
-				echo "| $q | $reo% | $ca | $(cell "$k|undos" %.0f) | $(cell "$k|mbps" %.2f) |" \
-					"$(cell "$k|reno_mbps" %.2f) | $(cell "$k|share" %.0f%%) | $(cell "$k|drops" %.0f) |"
-			done
+	for fam in "${fams[@]}"; do
+		for q in "${queues[@]}"; do
+			while read -r pt; do
+				for ca in "${algs[@]}"; do
+					k="share|$fam|$ca|$pt|$q"
+					[ -n "${st[$k|mbps]:-}" ] || continue
+					echo "| $fam | $(label "$fam" "$pt") | $q | $ca | $(cell "$k|undos" %.0f) | $(cell "$k|mbps" %.2f) |" \
+						"$(cell "$k|reno_mbps" %.2f) | $(cell "$k|share" %.0f%%) | $(cell "$k|drops" %.0f) |"
+				done
+			done < <(points "$fam")
 		done
 	done
-	echo
-	echo "Figure: \`$plots/study-share.png\`."
 fi
 
+cwndfigs=$(for f in "${figs[@]}"; do case $f in */study-cwnd-*) printf "\`%s\` " "$f" ;; esac; done)
+[ -z "$cwndfigs" ] || printf '\nFigures of cwnd over time, with the undos and the stalls: %s\n' "$cwndfigs"
 cat <<EOF
-
-Figures of cwnd over time: $(for f in "${figs[@]}"; do case $f in */study-cwnd-*) printf "\`%s\` " "$f" ;; esac; done)
 
 ## What the data says
 
-Counted over the points (reordering rate x queue) where both have runs; "apart" means
-the min-max ranges of the ${runs} runs do not overlap.
-
+Each algorithm against the complete undo (\`bpf_bic_restore\`), counted over
+the points (point x queue) of a family where both have runs; "apart" means
+the min-max ranges of the ${runs} runs do not overlap.  A point with ranges
+apart is named.
 EOF
-if [[ " ${kinds[*]} " == *" single "* ]]; then
-	finding single undos "undos per run" bpf_bic_2611 bpf_bic
-	finding single peak_path "peak cwnd against the path" bpf_bic_2611 bpf_bic
-	finding single above_path "time with cwnd above BDP + queue" bpf_bic_2611 bpf_bic
-	finding single above_wmax "time above Wmax" bpf_bic_2611 bpf_bic
-	finding single drops "queue drops" bpf_bic_2611 bpf_bic
-	finding single retrans_pct "retransmissions" bpf_bic_2611 bpf_bic
-	finding single rtos "RTOs" bpf_bic_2611 bpf_bic
-	finding single qd95 "95th percentile queueing delay" bpf_bic_2611 bpf_bic
-	finding single qd50 "median queueing delay" bpf_bic_2611 bpf_bic
-	finding single mbps "goodput" bpf_bic_2611 bpf_bic
-	finding single peak_path "peak cwnd against the path" bic bpf_bic
-	finding single mbps "goodput" bic bpf_bic
+ref=bpf_bic_restore
+[[ " ${algs[*]} " == *" $ref "* ]] || ref=${algs[0]}
+for fam in "${fams[@]}"; do
+	has_kind single || break
+	printf '\n### %s family\n\n' "$fam"
+	echo "| metric | algorithm | median higher than $ref at | of them apart | median lower at | of them apart | points apart |"
+	echo "|---|---|---|---|---|---|---|"
+	for mw in "undos:undos per run" "ttr50:time to recover (median)" "unrec:unrecovered undos" \
+		"mbps:goodput" "retrans_pct:retransmissions" "drops:queue drops" "rtos:RTOs" \
+		"peak_path:peak cwnd against the path" "above_path:time with cwnd above BDP + queue" \
+		"qd95:95th percentile queueing delay"; do
+		m=${mw%%:*}
+		for ca in "${algs[@]}"; do
+			[ "$ca" = "$ref" ] && continue
+			read -r n up ups dn dns <<< "$(compare single "$fam" "$m" "$ca" "$ref")"
+			[ "$n" -gt 0 ] || continue
+			names=""
+			for q in "${queues[@]}"; do
+				while read -r pt; do
+					[ -n "$(apart single "$fam" "$pt" "$q" "$m" "$ca" "$ref")" ] &&
+						names+="$(label "$fam" "$pt")/$q, "
+				done < <(points "$fam")
+			done
+			echo "| ${mw#*:} | $ca | $up of $n | $ups | $dn of $n | $dns | ${names%, } |"
+		done
+	done
+done
+if has_kind share; then
+	printf '\n### Beside Reno\n\n'
+	for fam in "${fams[@]}"; do
+		for ca in "${algs[@]}"; do
+			[ "$ca" = "$ref" ] && continue
+			read -r n up ups dn dns <<< "$(compare share "$fam" share "$ca" "$ref")"
+			[ "$n" -gt 0 ] || continue
+			echo "- $fam: $ca against $ref, share beside Reno: median higher at $up of $n points (apart at $ups), lower at $dn (apart at $dns)."
+		done
+	done
 fi
-if [[ " ${kinds[*]} " == *" share "* ]]; then
-	finding share share "share beside Reno" bpf_bic_2611 bpf_bic
-	finding share share "share beside Reno" bic bpf_bic
+
+if [ -s "$cost" ]; then
+	cat <<-EOF
+
+	## What it cost
+
+	Host time of each point, dated on the host as the guest's console said
+	each point began and ended (eval/study-timed.sh), against the guest's
+	own (under -icount the emulated clock: idle time skipped, busy time at
+	${ns_per_insn:-?} ns an instruction).
+
+	| kind | family | point | queue | flows | guest s | host s | host s a flow |
+	|---|---|---|---|---|---|---|---|
+	EOF
+	awk '{ printf "| %s | %s | %s | %s | %d | %d | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7,
+		($7 == "-" || !$5) ? "-" : sprintf("%.1f", $7 / $5) }' "$cost"
+	awk '$7 != "-" { f += $5; h += $7; g += $6 }
+		END { if (f) printf "\nIn all %d flows, %d s of host time (%.1f s a flow), %d s of the guest'"'"'s.\n", f, h, h / f, g }' "$cost"
 fi
+
 if [ -r "$here/study-conclusion.md" ]; then
 	echo
 	cat "$here/study-conclusion.md"
 fi
 echo
-echo "Guest time of the run: ${meta[guest_secs]:-?} s (the guest's clock, under -icount);" \
-	"host wall time of the guest: ${meta[host_wall_secs]:-?} s."
+parts=${meta[parts]:-1}
+echo "Guest time of the run: ${meta[guest_secs]:-?} s (the guest's clock, under -icount$(
+	[ "$parts" -gt 1 ] && echo "; the longest of $parts guests side by side, one per queue"));" \
+	"host wall time: ${meta[host_wall_secs]:-?} s."
 } > "$out"
 
 echo "$out"

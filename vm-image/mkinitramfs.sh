@@ -16,8 +16,8 @@ out=$(realpath -m "$1") kroot=$(realpath "$2") kver=$3 bpftool=$(realpath "$4")
 shift 4
 here=$(dirname "$(realpath "$0")")
 
-tools=(bash ip tc ss nstat iperf3 jq ethtool kmod stty setpriv flock)
-modules=(veth sch_netem sch_prio cls_u32 tcp_bic tcp_diag inet_diag tun)
+tools=(bash ip tc ss nstat iperf3 jq ethtool kmod stty setpriv flock mawk)
+modules=(veth sch_netem sch_prio sch_plug cls_u32 tcp_bic tcp_diag inet_diag tun)
 
 root="${out%.cpio.gz}.root"
 rm -rf "$root"

@@ -367,7 +367,7 @@ flow_run() {
 # data_port CSV: source port of the busiest flow in a trace (the iperf3 data
 # connection, not its control connection).
 data_port() {
-	awk -F, 'NR > 1 { n[$3]++ } END { for (p in n) if (n[p] > best) { best = n[p]; port = p } print port }' "$1"
+	awk -F, 'NR > 1 && $3 != "" { n[$3]++ } END { for (p in n) if (n[p] > best) { best = n[p]; port = p } print port }' "$1"
 }
 
 # no_output COMMAND...: true when the command prints nothing.

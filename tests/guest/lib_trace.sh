@@ -7,6 +7,12 @@
 # the connection changes congestion state, which is what dates a congestion
 # event: tcp_probe's ssthresh is tcp_current_ssthresh(), not the raw
 # snd_ssthresh (see probe_losses).
+#
+# Two more kinds of row, when asked for: "undo", from a kprobe on
+# tcp_undo_cwnd_reduction() (every undo of the kernel goes through it; no
+# tracepoint marks one) if undo_probe_add made it, and "mark", a line a
+# script wrote to trace_marker (its text in the last column), which dates
+# something the script did on the trace's own clock.
 
 TRACEFS=${TRACEFS:-/sys/kernel/tracing}
 PROBE_CSV_HEADER="ts_ns,saddr,sport,daddr,dport,event,cwnd,ssthresh,last_max_cwnd,cnt,ret,epoch_ms,srtt_us,ca_state"
@@ -26,8 +32,23 @@ probe_start() {
 		echo "dport == $1" > "$TRACEFS/events/tcp/$ev/filter"
 		echo 1 > "$TRACEFS/events/tcp/$ev/enable"
 	done
+	if [ -d "$TRACEFS/events/$UNDO_EVENT" ]; then
+		echo 1 > "$TRACEFS/events/$UNDO_EVENT/enable"
+	fi
 	: > "$TRACEFS/trace"
 	echo 1 > "$TRACEFS/tracing_on"
+}
+
+# undo_probe_add: the kprobe behind the "undo" rows, on this kernel's
+# tcp_undo_cwnd_reduction(sk, ...): the socket's local port (skc_num, at
+# offset 14 of struct sock_common) and its remote one (skc_dport, 12, in
+# network order), which probe_csv turns round.  Fails where the function
+# was inlined away.
+UNDO_EVENT=bicstudy/undo
+undo_probe_add() {
+	[ -d "$TRACEFS/events/$UNDO_EVENT" ] ||
+		echo "p:$UNDO_EVENT tcp_undo_cwnd_reduction sport=+14(%di):u16 dport=+12(%di):u16" \
+			>> "$TRACEFS/kprobe_events"
 }
 
 # probe_stop CSV: stop recording and write what was recorded as CSV.  Fails
@@ -38,6 +59,9 @@ probe_stop() {
 	for ev in $PROBE_EVENTS; do
 		echo 0 > "$TRACEFS/events/tcp/$ev/enable"
 	done
+	if [ -d "$TRACEFS/events/$UNDO_EVENT" ]; then
+		echo 0 > "$TRACEFS/events/$UNDO_EVENT/enable"
+	fi
 	probe_csv < "$TRACEFS/trace" > "$1"
 	overrun=$(awk '$1 == "overrun:" { s += $2 } END { print s + 0 }' \
 		"$TRACEFS"/per_cpu/cpu*/stats)
@@ -49,7 +73,8 @@ probe_stop() {
 probe_csv() {
 	echo "$PROBE_CSV_HEADER"
 	awk '{
-		for (i = 1; i <= NF && $i != "tcp_probe:" && $i != "tcp_cong_state_set:"; i++)
+		for (i = 1; i <= NF && $i != "tcp_probe:" && $i != "tcp_cong_state_set:" &&
+		     $i != "undo:" && $i != "tracing_mark_write:"; i++)
 			;
 		if (i > NF)
 			next
@@ -60,6 +85,18 @@ probe_csv() {
 			eq = index($j, "=")
 			if (eq)
 				kv[substr($j, 1, eq - 1)] = substr($j, eq + 1)
+		}
+		if ($i == "tracing_mark_write:") {
+			m = $(i + 1)
+			for (j = i + 2; j <= NF; j++)
+				m = m " " $j
+			printf "%.0f,,,,,mark,,,,,,,,%s\n", ts * 1e9, m
+			next
+		}
+		if ($i == "undo:") {
+			dp = kv["dport"] + 0
+			printf "%.0f,,%s,,%d,undo,,,,,,,,\n", ts * 1e9, kv["sport"], (dp % 256) * 256 + int(dp / 256)
+			next
 		}
 		if ($i == "tcp_cong_state_set:") {
 			printf "%.0f,%s,%s,%s,%s,ca_state,,,,,,,,%s\n", ts * 1e9,
