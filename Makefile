@@ -200,11 +200,10 @@ kpatch_kos	= $(foreach s,$(KPATCH_SETS),$(call kdir,$(1))/kpatch/$(s)/ko/tcp_bic
 
 # $(call kpatch_set_rule,K,SET)
 define kpatch_set_rule
-$(call kdir,$(1))/kpatch/$(2)/mod/tcp_bic.c: $(call kdir,$(1))/.fetched-source vm-image/kpatch.sh \
+$(call kdir,$(1))/kpatch/$(2)/mod/tcp_bic.c: $(call kdir,$(1))/ksrc/.done vm-image/kpatch.sh \
 		patches/series $(wildcard patches/*.patch)
 	$$(call msg,KPATCH,$(KSRC_$(1)) $(KPKG_$(1)) $(2))
-	$(Q)./vm-image/kpatch.sh $(call kdir,$(1))/kpatch/$(2) $(1) $(2) \
-		$(BUILD)/debs/$(KSRC_$(1))_$(KPKG_$(1))_all.deb patches
+	$(Q)./vm-image/kpatch.sh $(call kdir,$(1))/kpatch/$(2) $(1) $(2) $(call kdir,$(1))/ksrc patches
 endef
 
 define kpatch_rules
@@ -213,10 +212,18 @@ $(call kdir,$(1))/.fetched-source: vm-image/versions.mk vm-image/fetch-debs.sh |
 	$(Q)$(FETCH) $(KSRC_$(1))=$(KPKG_$(1))
 	$(Q)mkdir -p $$(@D) && touch $$@
 
-$(call kdir,$(1))/kpatch/checkpatch/.ok: $(call kdir,$(1))/.fetched-source vm-image/checkpatch.sh \
+# The few files of the source that make kpatch needs, unpacked once.
+$(call kdir,$(1))/ksrc/.done: $(call kdir,$(1))/.fetched-source vm-image/unpack-source.sh
+	$$(call msg,UNPACK,$$(@D))
+	$(Q)./vm-image/unpack-source.sh $$(@D) $(BUILD)/debs/$(KSRC_$(1))_$(KPKG_$(1))_all.deb \
+		net/ipv4/tcp_bic.c net/ipv4/tcp_cong.c \
+		scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch
+	$(Q)touch $$@
+
+$(call kdir,$(1))/kpatch/checkpatch/.ok: $(call kdir,$(1))/ksrc/.done vm-image/checkpatch.sh \
 		patches/series $(wildcard patches/*.patch)
 	$$(call msg,CHECK,patches/ with $(KSRC_$(1))'s checkpatch.pl)
-	$(Q)./vm-image/checkpatch.sh $$(@D) $(1) $(BUILD)/debs/$(KSRC_$(1))_$(KPKG_$(1))_all.deb patches
+	$(Q)./vm-image/checkpatch.sh $$(@D) $(1) $(call kdir,$(1))/ksrc patches
 	$(Q)touch $$@
 endef
 
@@ -452,7 +459,17 @@ vm-test: $(INITRDS)
 
 # The runner's own test boots small guests of its own to check that status,
 # panics and hangs come back as they should.
-test: $(UNIT_TESTS) $(BUILD)/drill/model $(INITRDS)
+# Everything the suite needs is built first, BUILD_JOBS at a time (a fresh
+# clone's build takes minutes of make test's time; the guests come after,
+# GUEST_JOBS at a time).  test itself has no other prerequisite, so that a
+# make -j of its own builds nothing twice at once.
+BUILD_JOBS	?= 2
+.PHONY: test-build
+test-build:
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) $(UNIT_TESTS) $(BUILD)/drill/model $(INITRDS) \
+		$(TEST_DEB)
+
+test: test-build
 	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) $(foreach u,$(UNIT_TESTS),--unit $(u)) \
 		--unit "tests/unit/test_drill_model.sh $(BUILD)/drill/model drill/scripts" \
 		--unit tests/unit/test_study_report.sh \
@@ -655,7 +672,7 @@ debian-test: $(DEBIAN_TEST_DEB) $(BUILD)/debian/.root-done
 # not wait for debootstrap to start.
 ifneq ($(filter $(KPRIMARY),$(KERNELS)),)
 DEBIAN_JOB	= --job "debian=$(MAKE) --no-print-directory $(BUILD)/debian/.root-done && $(DEBIAN_RUN)"
-test: $(DEBIAN_TEST_DEB)
+TEST_DEB	= $(DEBIAN_TEST_DEB)
 endif
 
 clean:

@@ -11,22 +11,22 @@
 # so that check is left out, unless GIT_DIR names a kernel repository, in
 # which case the ids are checked too.
 #
-# usage: checkpatch.sh OUT_DIR KERNEL SOURCE_DEB PATCH_DIR
+# usage: checkpatch.sh OUT_DIR KERNEL SOURCE_DIR PATCH_DIR
+#   SOURCE_DIR	what unpack-source.sh made of the kernel's linux-source,
+#		scripts/checkpatch.pl and its two files in it
 set -euo pipefail
 
 die() { echo "checkpatch: $*" >&2; exit 1; }
 
-[ $# -eq 4 ] || die "usage: checkpatch.sh OUT_DIR KERNEL SOURCE_DEB PATCH_DIR"
-out=$(realpath -m "$1") kernel=$2 deb=$(realpath "$3") pdir=$(realpath "$4")
+[ $# -eq 4 ] || die "usage: checkpatch.sh OUT_DIR KERNEL SOURCE_DIR PATCH_DIR"
+out=$(realpath -m "$1") kernel=$2 src=$(realpath "$3") pdir=$(realpath "$4")
 scripts=(scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch)
 
 rm -rf "$out" && mkdir -p "$out"
-tarball=$(dpkg-deb -c "$deb" | awk '/\.tar\.xz$/ { print $NF; exit }')
-[ -n "$tarball" ] || die "no source tarball in $deb"
-top=$(basename "$tarball" .tar.xz)
-dpkg-deb --fsys-tarfile "$deb" | tar -xO "$tarball" |
-	tar -xJ -C "$out" --strip-components=1 "${scripts[@]/#/$top/}" ||
-	die "cannot unpack ${scripts[*]} from $tarball"
+top=$(cat "$src/.top")
+for f in "${scripts[@]}"; do
+	install -D -m 644 "$src/$f" "$out/$f"
+done
 
 opts=(--no-tree --no-color --show-types)
 if [ -n "${GIT_DIR:-}" ]; then

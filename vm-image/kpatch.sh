@@ -10,7 +10,9 @@
 # With --whole, the whole tree is unpacked and patched in OUT_DIR/tree
 # instead, for vm-image/kpatch-kernel.sh to build the kernel itself.
 #
-# usage: kpatch.sh [--whole] OUT_DIR KERNEL SET SOURCE_DEB PATCH_DIR
+# usage: kpatch.sh [--whole] OUT_DIR KERNEL SET SOURCE PATCH_DIR
+#   SOURCE	the linux-source .deb, or (not with --whole) a folder that
+#		unpack-source.sh made with tcp_bic.c and tcp_cong.c in it
 #   KERNEL	the id in vm-image/versions.mk (6.1, 6.12, 7.3)
 #   SET		the set to apply (seed, proposal: patches/series says)
 #   PATCH_DIR	holds the patches and `series`: one line per patch, its
@@ -21,23 +23,29 @@ die() { echo "kpatch: $*" >&2; exit 1; }
 
 whole=0
 [ "${1:-}" = --whole ] && { whole=1; shift; }
-[ $# -eq 5 ] || die "usage: kpatch.sh [--whole] OUT_DIR KERNEL SET SOURCE_DEB PATCH_DIR"
-out=$(realpath -m "$1") kernel=$2 set=$3 deb=$(realpath "$4") pdir=$(realpath "$5")
+[ $# -eq 5 ] || die "usage: kpatch.sh [--whole] OUT_DIR KERNEL SET SOURCE PATCH_DIR"
+out=$(realpath -m "$1") kernel=$2 set=$3 src=$(realpath "$4") pdir=$(realpath "$5")
 grep -v '^#' "$pdir/series" | awk -v s="$set" '{ n = split($2, a, ","); for (i = 1; i <= n; i++)
 	if (a[i] == s) found = 1 } END { exit !found }' || die "no patch of set '$set' in $pdir/series"
 files=(net/ipv4/tcp_bic.c net/ipv4/tcp_cong.c)
 
 rm -rf "$out" && mkdir -p "$out/tree"
-# The package holds one tarball, linux-source-X.tar.xz; take the two files,
-# or all of it.
-tarball=$(dpkg-deb -c "$deb" | awk '/\.tar\.xz$/ { print $NF; exit }')
-[ -n "$tarball" ] || die "no source tarball in $deb"
-top=$(basename "$tarball" .tar.xz)
-members=("${files[@]/#/$top/}")
-[ $whole -eq 1 ] && members=("$top")
-dpkg-deb --fsys-tarfile "$deb" | tar -xO "$tarball" |
-	tar -xJ -C "$out/tree" --strip-components=1 "${members[@]}" ||
-	die "cannot unpack ${members[*]} from $tarball"
+if [ -d "$src" ]; then
+	[ $whole -eq 0 ] || die "--whole needs the linux-source package, not a folder"
+	top=$(cat "$src/.top")
+	for f in "${files[@]}"; do
+		install -D -m 644 "$src/$f" "$out/tree/$f"
+	done
+else
+	# The package holds one tarball, linux-source-X.tar.xz: all of it.
+	[ $whole -eq 1 ] || die "$src: give the folder unpack-source.sh made"
+	tarball=$(dpkg-deb -c "$src" | awk '/\.tar\.xz$/ { print $NF; exit }')
+	[ -n "$tarball" ] || die "no source tarball in $src"
+	top=$(basename "$tarball" .tar.xz)
+	dpkg-deb --fsys-tarfile "$src" | tar -xO "$tarball" |
+		tar -xJ -C "$out/tree" --strip-components=1 "$top" ||
+		die "cannot unpack $tarball"
+fi
 
 : > "$out/applied"
 while read -r patch sets kernels; do
