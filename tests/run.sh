@@ -1,11 +1,14 @@
 #!/bin/bash
-# make test / make vm-test: the host tests, then the guest suite on every
-# chosen kernel, JOBS guests at a time (each guest is one QEMU process with
-# one vCPU); one closing line that adds everything up.
+# make test / make vm-test: the guest suite on every chosen kernel and the
+# host tests, JOBS at a time (each guest is one QEMU process with one vCPU);
+# one closing line that adds everything up.
 #
 # usage: run.sh [--jobs N] [--out DIR] [--log PREFIX] [--timeout SEC] [--unit CMD]...
 #               [--job ID=CMD]... --kernels "ID:VMLINUZ:INITRD ..." -- GUEST_COMMAND...
-#   --unit	a host test, run first (as a shell command line), repeatable
+#   --unit	a host test (a shell command line), repeatable: all of them
+#		one after another in one slot, queued after the kernels'
+#		suites, so that they take the slot of the suite that ends
+#		first rather than delay every guest
 #   --job	a test that boots guests of its own (a shell command line),
 #		queued after the kernels' suites and run in their slots,
 #		repeatable
@@ -56,12 +59,6 @@ tally() {
 	summary+=("$2: $line")
 }
 
-for u in "${units[@]}"; do
-	echo "== unit: $u"
-	bash -c "$u" | tee "$tmp/unit" || status=1
-	tally "$tmp/unit" "$u"
-done
-
 # One guest run per kernel; its output is shown whole when it ends, so that
 # two guests at once do not interleave their lines.
 run_guest() {
@@ -73,6 +70,16 @@ run_guest() {
 	echo "$rc $(( $(date +%s) - start ))" > "$tmp/done-$id"
 }
 
+# run_units: the host tests, in a slot like a guest.
+run_units() {
+	local i start rc=0
+	start=$(date +%s)
+	for i in "${!units[@]}"; do
+		bash -c "${units[i]}" > "$tmp/unit-$i" 2>&1 || rc=$?
+	done
+	echo "$rc $(( $(date +%s) - start ))" > "$tmp/done-host"
+}
+
 # run_job ID CMD: a --job, in a slot like a guest.
 run_job() {
 	local id=$1 start rc=0
@@ -82,8 +89,18 @@ run_job() {
 }
 
 report() {
-	local id=$1 rc secs what="guest $1"
+	local id=$1 rc secs what="guest $1" i
 	read -r rc secs < "$tmp/done-$id"
+	if [ "$id" = host ]; then
+		echo "== host tests (${secs}s)"
+		for i in "${!units[@]}"; do
+			echo "== unit: ${units[i]}"
+			cat "$tmp/unit-$i"
+			tally "$tmp/unit-$i" "${units[i]}"
+		done
+		[ "$rc" -eq 0 ] || status=1
+		return
+	fi
 	if [ -n "${job_cmd[$id]:-}" ]; then
 		what="job $id"
 		echo "== job $id (${secs}s)"
@@ -113,6 +130,11 @@ for spec in $kernels; do
 	run_guest "$id" "$vmlinuz" "$initrd" "$@" &
 	running[$id]=$!
 done
+if [ "${#units[@]}" -gt 0 ]; then
+	slot
+	run_units &
+	running[host]=$!
+fi
 for spec in "${extra[@]}"; do
 	id=${spec%%=*}
 	job_cmd[$id]=${spec#*=}
