@@ -310,30 +310,31 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 # --- user-space tools run in the guest -------------------------------------
 LOADER_CFLAGS := $(CFLAGS) -Wno-unused-parameter -I$(TOOLS)/usr/include -I$(BUILD)/bpf -Ibpf
 LOADER_LIBS := $(LIBBPF_A) -lelf -lz
-CCCTL_OBJS := $(addprefix $(BUILD)/loader/,ccctl.o cgroup.o features.o names.o netns.o sockdiag.o \
-	      sysctl.o)
+# ccctl: main.c dispatches to one file per command group, over the shared
+# parts; ccctl-faults (t_56) is the same objects and faults.o.
+LOADER_SHARED := common.o json.o btf_util.o
+CCCTL_OBJS := $(addprefix $(BUILD)/loader/,main.o reg.o list.o migrate.o assign.o default.o \
+	      feature.o object.o pins.o cgroup.o kfeatures.o names.o netns.o sockdiag.o \
+	      sysctl.o $(LOADER_SHARED))
 
-$(BUILD)/loader/%.o: loader/%.c $(LIBBPF_A) $(wildcard loader/*.h) bpf/bic_event.h
+# Dependencies on headers come from the compiler (-MMD); the skeletons must
+# exist before the first compile finds that it includes them.
+$(BUILD)/loader/%.o: loader/%.c $(LIBBPF_A) | $(SKELS)
 	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CFLAGS) -MMD -MP -c $< -o $@
 
-# ccctl embeds its BPF objects as skeletons.
-$(BUILD)/loader/ccctl.o $(BUILD)/loader/cgroup.o: $(SKELS)
+-include $(wildcard $(BUILD)/loader/*.d)
 
 $(BUILD)/loader/ccctl: $(CCCTL_OBJS)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LOADER_LIBS) -o $@
 
 # The test build: CCCTL_FAULT=STEP kills it at that step (t_56).
-$(BUILD)/loader/ccctl-faults.o: loader/ccctl.c $(LIBBPF_A) $(wildcard loader/*.h) $(SKELS)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(LOADER_CFLAGS) -DCCCTL_FAULTS -c $< -o $@
-
-$(BUILD)/loader/ccctl-faults: $(BUILD)/loader/ccctl-faults.o $(filter-out %/ccctl.o,$(CCCTL_OBJS))
+$(BUILD)/loader/ccctl-faults: $(CCCTL_OBJS) $(BUILD)/loader/faults.o
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LOADER_LIBS) -o $@
 
-$(BUILD)/loader/bictrace: $(BUILD)/loader/bictrace.o
+$(BUILD)/loader/bictrace: $(BUILD)/loader/bictrace.o $(addprefix $(BUILD)/loader/,$(LOADER_SHARED))
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LOADER_LIBS) -o $@
 
@@ -408,7 +409,7 @@ $(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c bpf/bic_math.h | $(STAM
 
 $(BUILD)/tests/test_names: tests/unit/test_names.c loader/names.c loader/names.h | $(STAMP_DEPS)
 	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -iquote loader $< loader/names.c -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -Iloader $< loader/names.c -o $@
 
 unit-test: $(UNIT_TESTS)
 	$(Q)for t in $^; do $$t || exit 1; done

@@ -28,6 +28,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bic_event.h"
+#include "btf_util.h"
+#include "common.h"
 
 #define MAX_RINGS 16
 
@@ -86,12 +88,6 @@ static void sig_handler(int sig)
 	exiting = 1;
 }
 
-/* libbpf's own messages would bury the one line that says what went wrong. */
-static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list args)
-{
-	return 0;
-}
-
 static int handle_event(void *ctx, void *data, size_t len)
 {
 	const struct bic_event *e = data;
@@ -117,11 +113,9 @@ static int handle_event(void *ctx, void *data, size_t len)
 /* The bic_trace switch in .rodata map @fd: 1 on, 0 off, -1 not there. */
 static int rodata_switch(int fd, const struct bpf_map_info *info)
 {
-	const struct btf_var_secinfo *v;
-	const struct btf_type *sec, *var;
+	__u32 zero = 0, off, size;
 	struct btf *btf;
-	int i, id, on = -1;
-	__u32 zero = 0;
+	int on = -1;
 	char *val;
 
 	if (info->type != BPF_MAP_TYPE_ARRAY || !info->btf_id || !strstr(info->name, ".rodata"))
@@ -130,16 +124,12 @@ static int rodata_switch(int fd, const struct bpf_map_info *info)
 	val = calloc(1, info->value_size);
 	if (!btf || !val || bpf_map_lookup_elem(fd, &zero, val))
 		goto out;
-	id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
-	if (id < 0 || (__u32)id != info->btf_value_type_id)
+	if (btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC) !=
+	    (__s32)info->btf_value_type_id)
 		goto out;
-	sec = btf__type_by_id(btf, id);
-	for (i = 0, v = btf_var_secinfos(sec); i < btf_vlen(sec); i++, v++) {
-		var = btf__type_by_id(btf, v->type);
-		if (!strcmp(btf__name_by_offset(btf, var->name_off), "bic_trace") &&
-		    v->size == 1 && v->offset < info->value_size)
-			on = !!val[v->offset];
-	}
+	if (!btf_datasec_var(btf, ".rodata", "bic_trace", &off, &size) && size == 1 &&
+	    off < info->value_size)
+		on = !!val[off];
 out:
 	free(val);
 	btf__free(btf);
@@ -245,13 +235,14 @@ int main(int argc, char **argv)
 	double deadline;
 	int err, untraced = 0;
 
+	prog_name = "bictrace";
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
 		return 1;
-	libbpf_set_print(quiet_print);
+	libbpf_print_setup(false);
 
 	if (env.output && !(out = fopen(env.output, "w"))) {
-		fprintf(stderr, "bictrace: cannot write %s: %s\n", env.output, strerror(errno));
+		fail(-errno, "cannot write %s", env.output);
 		return 1;
 	}
 	setvbuf(out, NULL, _IOLBF, 0);
@@ -259,13 +250,13 @@ int main(int argc, char **argv)
 	env.since_ns = mono_ns();
 	err = attach_rings(&rb, out, &untraced);
 	if (err < 0) {
-		fprintf(stderr, "bictrace: %s\n", strerror(-err));
+		fail(err, "cannot read the ring buffers");
 		return 1;
 	}
 	if (!err) {
-		fprintf(stderr, "bictrace: %s\n", untraced ?
-			"bpf_bic is loaded without tracing: register it with ccctl register --trace" :
-			"no traced bpf_bic loaded (ccctl register --trace)");
+		fail(0, "%s", untraced ?
+		     "bpf_bic is loaded without tracing: register it with ccctl register --trace" :
+		     "no traced bpf_bic loaded (ccctl register --trace)");
 		return 1;
 	}
 
@@ -278,7 +269,7 @@ int main(int argc, char **argv)
 	while (!exiting && (!deadline || now() < deadline)) {
 		err = ring_buffer__poll(rb, 100);
 		if (err < 0 && err != -EINTR) {
-			fprintf(stderr, "bictrace: polling ring buffer: %s\n", strerror(-err));
+			fail(err, "polling ring buffer");
 			break;
 		}
 	}

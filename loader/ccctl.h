@@ -1,19 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What ccctl's files share. */
+/*
+ * ccctl's commands, as main.c dispatches them: one file per thing they
+ * touch (reg.c registrations, list.c listing, migrate.c connections,
+ * assign.c cgroups, default.c the default, feature.c the kernel), none of
+ * which calls another or main.c.
+ */
 #ifndef __CCCTL_H
 #define __CCCTL_H
 
-#define BPF_FS		"/sys/fs/bpf"
-#define PIN_ROOT	BPF_FS "/ccctl"	/* every pin of ccctl's is below */
+#include <stdbool.h>
+#include "kfeatures.h"
 
-/*
- * Print "ccctl: MESSAGE[: ERROR]" on stderr and return a negative error
- * (-EINVAL when err is 0) for the caller to pass up: every failure is
- * reported once, where it is found.
- */
-int fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* What the command line gave, checked against the command's rules. */
+struct cmd_args {
+	const char *args[3];	/* COMMAND and its operands */
+	int nargs;		/* all positional arguments, even those not kept */
+	const char *variant;
+	const char *name;
+	const char *object;
+	const char *cgroup;
+	const char *from;
+	bool trace;
+	bool json;
+	struct kernel_features kf;	/* probed for commands that need it */
+};
 
-/* ccctl-faults (t_56) kills itself here when CCCTL_FAULT names step. */
-void fault_point(const char *step);
+int do_register(const struct cmd_args *a);
+int do_unregister(const struct cmd_args *a);
+int do_swap(const struct cmd_args *a);
+int do_list(const struct cmd_args *a);
+int do_set_default(const struct cmd_args *a);
+int do_migrate(const struct cmd_args *a);
+int do_assign(const struct cmd_args *a);
+int do_unassign(const struct cmd_args *a);
+int do_features(const struct cmd_args *a);
 
 #endif /* __CCCTL_H */

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "ccctl.h"
+#include "common.h"
 #include "names.h"
 #include "netns.h"
 

@@ -4,7 +4,7 @@
  * the interface ss reads: unlike a BPF TCP iterator it loads nothing, and it
  * does not resume its walk through tcp_seek_last_pos(), which in 6.12 and
  * 6.1 can make a TCP iterator skip the sockets of one bucket of the
- * established hash table (see migrate_netns() in ccctl.c), so it sees every
+ * established hash table (see migrate.c), so it sees every
  * socket.
  */
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
-#include "ccctl.h"
+#include "common.h"
 #include "sockdiag.h"
 
 /*

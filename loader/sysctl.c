@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "ccctl.h"
+#include "common.h"
 #include "names.h"
 #include "netns.h"
 #include "sysctl.h"

@@ -3,8 +3,8 @@
  * What the running kernel can do with struct_ops congestion control, found
  * out once per ccctl run, by asking the kernel rather than its version.
  */
-#ifndef __CCCTL_FEATURES_H
-#define __CCCTL_FEATURES_H
+#ifndef __CCCTL_KFEATURES_H
+#define __CCCTL_KFEATURES_H
 
 #include <stdbool.h>
 
@@ -26,4 +26,4 @@ struct kernel_features {
 
 int probe_features(struct kernel_features *f);
 
-#endif /* __CCCTL_FEATURES_H */
+#endif /* __CCCTL_KFEATURES_H */

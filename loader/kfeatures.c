@@ -17,7 +17,8 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "features.h"
+#include "btf_util.h"
+#include "kfeatures.h"
 
 /* An empty struct_ops map for tcp_congestion_ops with these flags; an fd or -errno. */
 static int create_ops_map(__s32 value_id, __u32 value_size, int btf_fd, __u32 flags)
@@ -75,23 +76,6 @@ static int probe_struct_ops_link(const struct btf *vmlinux, bool *has)
 	return err;
 }
 
-static bool struct_has_member(const struct btf *btf, const char *sname, const char *mname)
-{
-	const struct btf_member *m;
-	const struct btf_type *t;
-	__s32 id;
-	int i;
-
-	id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
-	if (id < 0)
-		return false;
-	t = btf__type_by_id(btf, id);
-	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), mname))
-			return true;
-	return false;
-}
-
 int probe_features(struct kernel_features *f)
 {
 	struct btf *vmlinux;
@@ -104,7 +88,7 @@ int probe_features(struct kernel_features *f)
 	err = probe_struct_ops_link(vmlinux, &f->struct_ops_link);
 	if (!err)
 		f->struct_ops_update = f->struct_ops_link &&
-				       struct_has_member(vmlinux, "bpf_struct_ops", "update");
+				       btf_struct_has_member(vmlinux, "bpf_struct_ops", "update");
 	btf__free(vmlinux);
 	return err;
 }

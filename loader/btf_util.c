@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/* BTF lookups: a struct's member, a data section's variable. */
+#include <errno.h>
+#include <string.h>
+#include "btf_util.h"
+
+const struct btf_member *btf_member_by_name(const struct btf *btf, const struct btf_type *t,
+					    const char *name)
+{
+	const struct btf_member *m;
+	int i;
+
+	if (!t || !btf_is_composite(t))
+		return NULL;
+	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
+			return m;
+	return NULL;
+}
+
+bool btf_struct_has_member(const struct btf *btf, const char *sname, const char *mname)
+{
+	__s32 id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
+
+	return id >= 0 && btf_member_by_name(btf, btf__type_by_id(btf, id), mname);
+}
+
+int btf_datasec_var(const struct btf *btf, const char *sec, const char *var,
+		    __u32 *offset, __u32 *size)
+{
+	const struct btf_var_secinfo *v;
+	const struct btf_type *t, *vt;
+	__s32 id;
+	int i;
+
+	id = btf ? btf__find_by_name_kind(btf, sec, BTF_KIND_DATASEC) : -ENOENT;
+	if (id < 0)
+		return -ENOENT;
+	t = btf__type_by_id(btf, id);
+	for (i = 0, v = btf_var_secinfos(t); i < btf_vlen(t); i++, v++) {
+		vt = btf__type_by_id(btf, v->type);
+		if (!strcmp(btf__name_by_offset(btf, vt->name_off), var)) {
+			*offset = v->offset;
+			*size = v->size;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The lookups in BTF that ccctl and bictrace make, each written once. */
+#ifndef __CCCTL_BTF_UTIL_H
+#define __CCCTL_BTF_UTIL_H
+
+#include <stdbool.h>
+#include <bpf/btf.h>
+
+/* The member of struct t called name, or NULL. */
+const struct btf_member *btf_member_by_name(const struct btf *btf, const struct btf_type *t,
+					    const char *name);
+
+/* The struct called sname has a member called mname. */
+bool btf_struct_has_member(const struct btf *btf, const char *sname, const char *mname);
+
+/*
+ * Where variable var of data section sec (".rodata") lives in the section:
+ * its offset and size, or -ENOENT.
+ */
+int btf_datasec_var(const struct btf *btf, const char *sec, const char *var,
+		    __u32 *offset, __u32 *size);
+
+#endif /* __CCCTL_BTF_UTIL_H */

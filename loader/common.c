@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Failures, fault points, libbpf's log and capabilities, for ccctl and bictrace. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <bpf/libbpf.h>
+#include "common.h"
+#include "json.h"
+
+const char *prog_name = "ccctl";
+bool json_output;
+
+int fail(int err, const char *fmt, ...)
+{
+	char msg[1024], why[128];
+	struct json_writer w;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		msg[0] = '\0';
+	if (err) {
+		libbpf_strerror(err, why, sizeof(why));
+		snprintf(msg + strnlen(msg, sizeof(msg)), sizeof(msg) - strnlen(msg, sizeof(msg)),
+			 ": %s", why);
+	}
+	if (json_output) {
+		jw_init(&w, stderr);
+		jw_start_object(&w);
+		jw_name(&w, "error");
+		jw_string(&w, msg);
+		jw_end_object(&w);
+		fputc('\n', stderr);
+	} else {
+		fprintf(stderr, "%s: %s\n", prog_name, msg);
+	}
+	return err ? -abs(err) : -EINVAL;
+}
+
+__attribute__((weak)) void fault_point(const char *step)
+{
+}
+
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	return 0;
+}
+
+static int verbose_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	return vfprintf(stderr, fmt, args);
+}
+
+void libbpf_print_setup(bool verbose)
+{
+	libbpf_set_print(verbose ? verbose_print : quiet_print);
+}
+
+bool has_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[CAP_TO_INDEX(cap)].effective & CAP_TO_MASK(cap);
+}

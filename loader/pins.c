@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ccctl's pins: their layout, their lock, and what is left of killed runs. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <bpf/bpf.h>
+#include "common.h"
+#include "pins.h"
+#include "sysctl.h"
+
+#define LOCK_WAIT_S	5	/* how long a second ccctl waits for the first */
+#define ASSIGN_PREFIX	"cgroup-"
+
+/*
+ * flock() on PIN_ROOT, which the kernel drops when its holder exits, killed
+ * or not; the fd stays open until ccctl exits.
+ */
+int pins_lock(void)
+{
+	int fd, i;
+
+	if (mkdir(PIN_ROOT, 0700) && errno != EEXIST)
+		return fail(-errno, "cannot create %s", PIN_ROOT);
+	fd = open(PIN_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(-errno, "cannot open %s", PIN_ROOT);
+	for (i = 0; flock(fd, LOCK_EX | LOCK_NB); i++) {
+		if (errno != EWOULDBLOCK)
+			return fail(-errno, "cannot lock %s", PIN_ROOT);
+		if (i == LOCK_WAIT_S * 10)
+			return fail(0, "busy: another ccctl has been changing registrations "
+				    "for %d s (it holds a lock on %s)", LOCK_WAIT_S, PIN_ROOT);
+		usleep(100 * 1000);
+	}
+	return 0;
+}
+
+void pin_paths(const char *name, struct pin *p)
+{
+	snprintf(p->dir, sizeof(p->dir), PIN_ROOT "/%.15s", name);
+	snprintf(p->link, sizeof(p->link), PIN_ROOT "/%.15s/link", name);
+	snprintf(p->map, sizeof(p->map), PIN_ROOT "/%.15s/map", name);
+}
+
+int reg_get(const char *name, struct reg *r)
+{
+	pin_paths(name, &r->pin);
+	r->is_link = true;
+	r->path = r->pin.link;
+	r->fd = bpf_obj_get(r->path);
+	if (r->fd < 0 && errno == ENOENT) {
+		r->is_link = false;
+		r->path = r->pin.map;
+		r->fd = bpf_obj_get(r->path);
+	}
+	return r->fd < 0 ? -errno : 0;
+}
+
+int reg_open(const char *name, struct reg *r)
+{
+	int err;
+
+	err = reg_get(name, r);
+	if (err == -ENOENT)
+		return fail(0, "%s is not registered by ccctl (nothing pinned in %s)",
+			    name, r->pin.dir);
+	if (err)
+		return fail(err, "cannot open %s", r->path);
+	return 0;
+}
+
+int reg_pin(int fd, const char *name, const char *path)
+{
+	struct pin pin;
+	int err;
+
+	pin_paths(name, &pin);
+	if (mkdir(pin.dir, 0700) && errno != EEXIST)
+		return fail(-errno, "cannot create %s", pin.dir);
+	fault_point("register:dir-made");
+	err = bpf_obj_pin(fd, path);
+	if (err) {
+		rmdir(pin.dir);
+		return fail(err, "cannot pin %s at %s", name, path);
+	}
+	return 0;
+}
+
+int map_id(int fd, __u32 *id)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	int err;
+
+	err = bpf_map_get_info_by_fd(fd, &info, &len);
+	if (err)
+		return err;
+	*id = info.id;
+	return 0;
+}
+
+/*
+ * The build host's <linux/bpf.h> predates struct_ops link info (6.4); the
+ * kernel reports the map as the first word of bpf_link_info's union.
+ */
+int link_ids(int fd, __u32 *link_id, __u32 *map_id)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	int err;
+
+	err = bpf_link_get_info_by_fd(fd, &info, &len);
+	if (err)
+		return err;
+	if (info.type != BPF_LINK_TYPE_STRUCT_OPS)
+		return -EINVAL;
+	*link_id = info.id;
+	memcpy(map_id, &info.raw_tracepoint, sizeof(*map_id));
+	return 0;
+}
+
+void reg_ids(const struct reg *r, __u32 *link_id, __u32 *map)
+{
+	*link_id = 0;
+	*map = 0;
+	if (r->is_link)
+		link_ids(r->fd, link_id, map);
+	else
+		map_id(r->fd, map);
+}
+
+/* Unreported, an unreadable PIN_ROOT is the command's to report, or none. */
+static int walk_names(int (*fn)(void *ctx, const char *name), void *ctx, bool report)
+{
+	struct dirent *de;
+	int err = 0;
+	DIR *d;
+
+	d = opendir(PIN_ROOT);
+	if (!d)
+		return errno == ENOENT || !report ? 0 : fail(-errno, "cannot read %s", PIN_ROOT);
+	while (!err && (de = readdir(d)))
+		if (valid_name(de->d_name))
+			err = fn(ctx, de->d_name);
+	closedir(d);
+	return err;
+}
+
+int each_pinned_name(int (*fn)(void *ctx, const char *name), void *ctx)
+{
+	return walk_names(fn, ctx, true);
+}
+
+void assignment_path(const char *ca, unsigned long long id, char *buf, size_t size)
+{
+	snprintf(buf, size, PIN_ROOT "/%.15s/" ASSIGN_PREFIX "%llu", ca, id);
+}
+
+struct assign_walk {
+	const char *ca;
+	int (*fn)(void *ctx, const struct assignment *a);
+	void *ctx;
+};
+
+static int each_assignment_of(void *ctx, const char *name)
+{
+	struct assign_walk *w = ctx;
+	struct assignment a;
+	struct dirent *de;
+	struct pin pin;
+	int err = 0;
+	DIR *d;
+
+	if (w->ca && strcmp(w->ca, name))
+		return 0;
+	pin_paths(name, &pin);
+	d = opendir(pin.dir);
+	while (!err && d && (de = readdir(d))) {
+		if (strncmp(de->d_name, ASSIGN_PREFIX, strlen(ASSIGN_PREFIX)))
+			continue;
+		memset(&a, 0, sizeof(a));
+		snprintf(a.ca, sizeof(a.ca), "%.15s", name);
+		a.id = strtoull(de->d_name + strlen(ASSIGN_PREFIX), NULL, 10);
+		snprintf(a.pin, sizeof(a.pin), "%s/%.40s", pin.dir, de->d_name);
+		err = w->fn(w->ctx, &a);
+	}
+	if (d)
+		closedir(d);
+	return err;
+}
+
+int each_assignment(const char *ca, int (*fn)(void *ctx, const struct assignment *a),
+		    void *ctx)
+{
+	struct assign_walk w = { ca, fn, ctx };
+
+	return walk_names(each_assignment_of, &w, false);
+}
+
+/* The cgroup id the pinned link at pin is attached to; 0 once its cgroup is gone. */
+static unsigned long long link_cgroup(const char *pin)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	int fd;
+
+	fd = bpf_obj_get(pin);
+	if (fd < 0)
+		return 0;
+	if (bpf_link_get_info_by_fd(fd, &info, &len) || info.type != BPF_LINK_TYPE_CGROUP)
+		info.cgroup.cgroup_id = 0;
+	close(fd);
+	return info.cgroup.cgroup_id;
+}
+
+bool assignment_live(const struct assignment *a)
+{
+	return a->id && link_cgroup(a->pin) == a->id;
+}
+
+int assignment_remove(const struct assignment *a)
+{
+	int fd, err = 0;
+
+	/* Detach, not only unpin, so that no stray fd keeps it attached. */
+	fd = bpf_obj_get(a->pin);
+	if (fd >= 0) {
+		err = bpf_link_detach(fd);
+		close(fd);
+	}
+	if (err && err != -ENOLINK)
+		return fail(err, "cannot detach %s", a->pin);
+	/* A detached link's pin is stale: the next ccctl to take the lock drops it. */
+	fault_point("unassign:detached");
+	if (unlink(a->pin) && errno != ENOENT)
+		return fail(-errno, "cannot remove %s", a->pin);
+	return 0;
+}
+
+static int clear_assignment(void *ctx, const struct assignment *a)
+{
+	bool all = *(bool *)ctx;
+
+	if (all || !assignment_live(a))
+		assignment_remove(a);
+	return 0;
+}
+
+static int clear_name(void *ctx, const char *name)
+{
+	bool all = !ca_available(name);
+	struct reg r;
+
+	each_assignment(name, clear_assignment, &all);
+	if (!all)
+		return 0;
+	if (!reg_get(name, &r)) {
+		close(r.fd);
+		unlink(r.path);
+	}
+	rmdir(r.pin.dir);
+	return 0;
+}
+
+void pins_clear_stale(void)
+{
+	walk_names(clear_name, NULL, false);
+}
