@@ -210,7 +210,7 @@ bounds() {
 	echo "  table they share, then counts through sock_diag what is left on the old"
 	echo "  algorithm there, as \`list\` does, and runs the iterator again where some is"
 	echo "  (the kernel's iterator skips a bucket on 6.12 and 6.1: see migrate_netns()"
-	echo "  in loader/ccctl.c).  Per socket it adds $(get migrate 3) us ($(insn "$(get migrate 3)") instructions), mostly"
+	echo "  in loader/migrate.c).  Per socket it adds $(get migrate 3) us ($(insn "$(get migrate 3)") instructions), mostly"
 	echo "  system CPU ($(growth migrate 8) us a socket, $(growth migrate 7) us user): in the kernel, where the"
 	echo "  iterator batches each bucket, takes every socket's lock, reads its"
 	echo "  algorithm's name, and bpf_setsockopt(TCP_CONGESTION) drops the old"

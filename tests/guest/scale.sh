@@ -23,7 +23,7 @@
 # around it this run failed that often, migrate leaving the socket behind
 # while saying it moved all it found, list not counting it.  Now list counts
 # through sock_diag and migrate checks what is left (see migrate_netns() in
-# loader/ccctl.c), and the exact checks here must pass every time; t_55
+# loader/migrate.c), and the exact checks here must pass every time; t_55
 # makes the case certain.  7.3's iterator resumes by socket cookie
 # (bpf_iter_tcp_resume()) and no longer goes through tcp_seek_last_pos().
 #

@@ -4,7 +4,7 @@
 # 6.1 that iterator skips the sockets of the first bucket of the established
 # hash table that holds any of a namespace's when that bucket's index is the
 # one tcp_seek_last_pos() resumed from: bucket 0 in a namespace with no
-# listening socket (see migrate_netns() in loader/ccctl.c).  7.3 resumes by
+# listening socket (see migrate_netns() in loader/migrate.c).  7.3 resumes by
 # socket cookie and skips nothing; the same checks must hold there.
 #
 # To put the sockets in bucket 0 for certain rather than by a 1-in-8192

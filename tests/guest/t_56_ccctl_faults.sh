@@ -3,7 +3,7 @@
 # assign and unassign, and two ccctl at once: the state stays one the next command can work
 # from.
 #
-# ccctl-faults is ccctl built with CCCTL_FAULTS: CCCTL_FAULT=STEP makes it
+# ccctl-faults is ccctl linked with loader/faults.c: CCCTL_FAULT=STEP makes it
 # SIGKILL itself at STEP, as kill -9 or a crash there would (exit 137 shows
 # it got there).  After each kill:
 #   - the kernel and ccctl agree: bpf_bic is in the kernel's list exactly
