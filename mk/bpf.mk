@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The BPF side: vmlinux.h, every BPF object (clang -target bpf, with
+# BPF_CFLAGS only: the host's CFLAGS, CPPFLAGS and hardening never reach
+# them) and the skeletons the user-space tools include.
+
+BPF_CFLAGS	:= -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+		   -I$(dir $(VMLINUX_H)) -I$(TOOLS)/usr/include -Ibpf
+
+# All BPF objects come from one source: the fixed algorithm (the seed), the
+# 2.6.11 undo it replaced (kept only to reproduce the bug side by side) and
+# the complete undo (bpf_bic_restore: BIC's whole state back), each in two
+# forms.  bic.bpf.o is registered through a struct_ops link (6.4+);
+# nolink/bic.bpf.o is the pre-6.4 form, registered by writing the map
+# itself, the only form bpftool can register on 6.1 (same object name, so
+# its maps are named alike).  ccctl takes either on any kernel.  They do not
+# trace unless ccctl register --trace turns it on; trace/ holds the same
+# objects with tracing on from the start, for bpftool, which cannot.
+BIC_OBJS	:= bic.bpf.o bic_2611.bpf.o bic_restore.bpf.o
+BPF_OBJS	:= $(addprefix $(BUILD)/bpf/,$(BIC_OBJS))
+BPF_NOLINK_OBJS	:= $(addprefix $(BUILD)/bpf/nolink/,$(BIC_OBJS))
+BPF_TRACE_LINK	:= $(addprefix $(BUILD)/bpf/trace/,$(BIC_OBJS))
+BPF_TRACE_NOLINK := $(addprefix $(BUILD)/bpf/trace/nolink/,$(BIC_OBJS))
+BPF_TRACE_OBJS	:= $(BPF_TRACE_LINK) $(BPF_TRACE_NOLINK)
+BPF_TEST_OBJS	:= $(BUILD)/bpf/test/badname.bpf.o $(BUILD)/bpf/test/reno.bpf.o \
+		   $(BUILD)/bpf/test/reno_acked.bpf.o $(BUILD)/bpf/test/bic_1e.bpf.o
+SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/bic_restore.skel.h \
+		   $(BUILD)/bpf/migrate.skel.h \
+		   $(BUILD)/bpf/assign.skel.h
+
+# One vmlinux.h, from the primary kernel's BTF: the objects are CO-RE.
+$(VMLINUX_H): $(call vmlinuz,$(KPRIMARY)) $(BPFTOOL) vmlinux-gen/gen.sh
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D) && ./vmlinux-gen/gen.sh $(call vmlinuz,$(KPRIMARY)) $(BPFTOOL) $@
+
+BPF_DEPS := $(VMLINUX_H) $(BPFTOOL) $(wildcard bpf/*.h)
+
+# Each form is bic.bpf.c built with the flags its path names.
+bic_flags = $(if $(findstring bic_2611,$(notdir $@)),-DBIC_LEGACY_UNDO=1 \
+		-DBIC_CA_NAME='"bpf_bic_2611"') \
+	$(if $(findstring bic_restore,$(notdir $@)),-DBIC_RESTORE_UNDO=1 \
+		-DBIC_CA_NAME='"bpf_bic_restore"') \
+	$(if $(findstring /nolink/,$@),-DBIC_NO_LINK=1) \
+	$(if $(findstring /trace/,$@),-DBIC_TRACE=1)
+
+$(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS): bpf/bic.bpf.c $(BPF_DEPS)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) $(bic_flags) -c $< -o $@
+
+# For the tests only: an algorithm whose name the kernel would take but
+# ccctl refuses (a tab in it).
+$(BUILD)/bpf/test/badname.bpf.o: bpf/bic.bpf.c $(BPF_DEPS)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -DBIC_CA_NAME='"bic\tx"' -c $< -o $@
+
+# For make bench only: BIC entering BPF once per ACK instead of twice (not
+# exact, which the bench shows), and Reno through BPF, to price an entry.
+$(BUILD)/bpf/test/bic_1e.bpf.o: bpf/bic.bpf.c $(BPF_DEPS)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -DBIC_ONE_ENTRY=1 \
+		-DBIC_CA_NAME='"bpf_bic_1e"' -c $< -o $@
+
+$(BUILD)/bpf/test/reno.bpf.o $(BUILD)/bpf/test/reno_acked.bpf.o: bpf/reno.bpf.c $(BPF_DEPS)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) \
+		$(if $(findstring acked,$@),-DRENO_ACKED=1) -c $< -o $@
+
+$(BUILD)/bpf/migrate.bpf.o $(BUILD)/bpf/assign.bpf.o $(BUILD)/bpf/ackcost.bpf.o: $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BPF_DEPS)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+# bpftool 7.5 emits a skeleton for libbpf 1.5, which also records the
+# struct_ops link per map; libbpf 1.4 has no such field and the loader
+# attaches struct_ops itself, so that one line is dropped.
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $* | sed '/map->link = /d' > $@

@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Evaluation, each in guests of its own: make model (random ccctl
+# operations against a model), plots, bench, scale and study, whose reports
+# the host writes into docs/ and build/.
+
+.PHONY: model plots bench scale study
+
+# Thousands of random ccctl operations against the model (t_58), on each
+# kernel of KERNELS; MODEL_SEED replays a sequence, MODEL_REPLAY a shrunk one.
+model: VM_TIMEOUT := 7200
+model: $(INITRDS)
+	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) -- env MODEL_OPS=$(MODEL_OPS) SHRINK_SECS=1200 \
+		$(if $(MODEL_SEED),MODEL_SEED=$(MODEL_SEED)) \
+		$(if $(MODEL_REPLAY),MODEL_REPLAY='$(MODEL_REPLAY)') tests/run-all.sh t_58_ccctl_model.sh
+
+# Guest runs that leave traces and tables in their own output folder; the
+# host then turns them into build/plots/*.png and docs/bench.md.
+plots: $(call initrd,$(KGUEST)) eval/plot.sh eval/cwnd.gp
+	$(call msg,VM,plots on $(KGUEST))
+	$(Q)rm -rf $(BUILD)/plots-data
+	$(Q)$(call RUN_VM,$(KGUEST)) --log $(BUILD)/plots.log --out $(BUILD)/plots-data \
+		-- tests/plots.sh
+	$(call msg,PLOT,$(BUILD)/plots)
+	$(Q)./eval/plot.sh $(BUILD)/plots-data $(BUILD)/plots
+
+# make bench runs its guests under -icount: the guest clock then counts
+# emulated instructions (and skips idle time), not host time shared with
+# whatever else runs.
+BENCH_ICOUNT	:= shift=3,sleep=off
+
+# ccctl at scale: migrate, swap and list with SCALE_COUNTS established
+# connections, in a boot of its own under the same -icount
+# (tests/guest/scale.sh); eval/scale-report.sh writes its section of
+# docs/bench.md, in place of the one there (bench-report.sh keeps the
+# sections it does not write), so that a scale run that fails (see
+# tests/guest/scale.sh) leaves the last one as it was.
+
+define scale_run
+	$(call msg,VM,scale $(SCALE_COUNTS) (-icount $(BENCH_ICOUNT)))
+	$(Q)rm -rf $(BUILD)/scale-data
+	$(Q)QEMU_ICOUNT=$(BENCH_ICOUNT) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/scale.log \
+		--out $(BUILD)/scale-data --timeout 900 -- tests/scale.sh $(SCALE_COUNTS)
+	$(call msg,REPORT,docs/bench.md (scale))
+	$(Q)./eval/scale-report.sh $(BUILD)/scale-data docs/bench.md $(BENCH_ICOUNT)
+endef
+
+scale: $(call initrd,$(KGUEST)) eval/scale-report.sh
+	$(scale_run)
+
+# The matrix's runs in two boots and the per-ACK cost in a third, side by
+# side: all under -icount, so sharing the host's two cores moves nothing.
+BENCH_MATRIX_RUNS := 1,3,5 2,4
+bench_boot = QEMU_ICOUNT=$(BENCH_ICOUNT) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/bench-$(1).log \
+	--out $(BUILD)/bench-data/$(1) --timeout 2400 -- $(2) tests/bench.sh $(3)
+
+bench: $(call initrd,$(KGUEST)) eval/bench-report.sh eval/scale-report.sh
+	$(call msg,VM,bench on $(KGUEST): matrix runs $(BENCH_MATRIX_RUNS) and the cost, 3 boots)
+	$(Q)rm -rf $(BUILD)/bench-data
+	$(Q)pids=; for r in $(BENCH_MATRIX_RUNS); do \
+		$(call bench_boot,m$$r,env BENCH_RUNS=$$r) & pids="$$pids $$!"; done; \
+		$(call bench_boot,cost,,--cost) & pids="$$pids $$!"; \
+		rc=0; for p in $$pids; do wait $$p || rc=1; done; exit $$rc
+	$(call msg,REPORT,docs/bench.md)
+	$(Q)./eval/bench-report.sh $(BUILD)/bench-data docs/bench.md $(BENCH_ICOUNT)
+	$(scale_run)
+
+# The undo question with data: bpf_bic_2611, bpf_bic, the kernel's bic,
+# bpf_bic_restore and cubic over reordering paths and paths that stall for
+# longer than the RTO, several runs a point (one guest).  The guest clock runs under -icount, so the emulated network
+# does not depend on how busy the host is; plots go to build/study.
+STUDY_ICOUNT	:= shift=3,sleep=off
+# The matrix in parts, one guest each, side by side: one per queue, which
+# halves the wall time on two cores (under -icount what a guest measures
+# does not depend on the host's load).  STUDY_PARTS=41 runs half of it.
+# STUDY_QUICK=1: one point per family on the 41-packet queue (2 runs unless
+# STUDY_RUNS is given), one guest, into build/study-quick.md and
+# build/study-quick/, never docs/study.md.
+ifeq ($(STUDY_QUICK),1)
+STUDY_MD	:= $(BUILD)/study-quick.md
+STUDY_PLOTS	:= $(BUILD)/study-quick
+STUDY_DATA	:= $(BUILD)/study-quick-data
+STUDY_ENV	:= STUDY_QUICK=1 $(if $(filter command line environment,$(origin STUDY_RUNS)),STUDY_RUNS=$(STUDY_RUNS))
+override STUDY_PARTS := 41
+else
+STUDY_MD	:= docs/study.md
+STUDY_PLOTS	:= $(BUILD)/study
+STUDY_DATA	:= $(BUILD)/study-data
+STUDY_ENV	:= STUDY_RUNS=$(STUDY_RUNS)
+endif
+
+study: $(call initrd,$(KGUEST)) eval/study-report.sh eval/study.gp eval/study-timed.sh eval/study-merge.sh
+	$(call msg,VM,study on $(KGUEST) (-icount $(STUDY_ICOUNT)) queues $(STUDY_PARTS) side by side$(if $(STUDY_QUICK), quick))
+	$(Q)rm -rf $(STUDY_DATA) && mkdir -p $(STUDY_DATA)
+	$(Q)s=$$(date +%s); pids=""; for q in $(STUDY_PARTS); do \
+		mkdir -p $(STUDY_DATA)/part-$$q; \
+		QEMU_ICOUNT=$(STUDY_ICOUNT) ./eval/study-timed.sh $(STUDY_DATA)/part-$$q/host-points.txt \
+			$(call RUN_VM,$(KGUEST)) --log $(BUILD)/study-$$q.log --out $(STUDY_DATA)/part-$$q \
+			--timeout 7200 -- env $(STUDY_ENV) STUDY_QUEUES=$$q tests/study.sh & pids="$$pids $$!"; \
+		done; rc=0; for p in $$pids; do wait $$p || rc=1; done; [ $$rc -eq 0 ] && \
+		./eval/study-merge.sh $(STUDY_DATA) $$(($$(date +%s) - s)) $(STUDY_PARTS)
+	$(call msg,REPORT,$(STUDY_MD) $(STUDY_PLOTS))
+	$(Q)./eval/study-report.sh $(STUDY_DATA) $(STUDY_MD) $(STUDY_PLOTS) $(STUDY_ICOUNT)
+

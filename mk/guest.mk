@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guests: the tree every guest shares, each kernel's own tree and
+# initramfs, and the targets that boot them: vm-test, test, demo, soak.
+
+.PHONY: initramfs vm-test test-build test demo soak
+
+GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
+INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
+
+# --- the tree every guest shares ---------------------------------------------
+GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/loader/ccctl-faults \
+		   $(BUILD)/drill/ackdrill $(BUILD)/tests/tcphold $(BUILD)/tests/tcpblast \
+		   $(BUILD)/tests/ackcost $(BUILD)/tests/runstat
+
+# What every guest shares; each kernel's initramfs adds its own tree on top.
+$(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS) $(BPF_TEST_OBJS) $(GUEST_BINS) \
+		$(GUEST_TESTS) dist/bpf-bic-apply \
+		$(DRILL_SCRIPTS) $(DRILL_EXPECT)
+	$(call msg,GUEST,$(GUEST))
+	$(Q)rm -rf $(GUEST) && mkdir -p $(GUEST)/opt/bic/bpf/nolink $(GUEST)/opt/bic/bpf/test \
+		$(GUEST)/opt/bic/bpf/trace/nolink \
+		$(GUEST)/opt/bic/tests $(GUEST)/usr/sbin $(GUEST)/opt/bic/drill/expect
+	$(Q)cp $(BPF_TEST_OBJS) $(GUEST)/opt/bic/bpf/test/
+	$(Q)cp $(DRILL_SCRIPTS) $(GUEST)/opt/bic/drill/
+	$(Q)cp $(BUILD)/drill/expect/*.csv $(GUEST)/opt/bic/drill/expect/
+	$(Q)cp $(BPF_OBJS) $(GUEST)/opt/bic/bpf/
+	$(Q)cp $(BPF_NOLINK_OBJS) $(GUEST)/opt/bic/bpf/nolink/
+	$(Q)cp $(BPF_TRACE_LINK) $(GUEST)/opt/bic/bpf/trace/
+	$(Q)cp $(BPF_TRACE_NOLINK) $(GUEST)/opt/bic/bpf/trace/nolink/
+	$(Q)cp $(GUEST_BINS) $(GUEST)/usr/sbin/
+	$(Q)cp $(GUEST_TESTS) $(GUEST)/opt/bic/tests/
+	$(Q)install -D -m 755 dist/bpf-bic-apply $(GUEST)/usr/lib/bpf-bic/bpf-bic-apply
+	$(Q)touch $@
+
+# --- each kernel's own tree and its initramfs --------------------------------
+# suite.conf holds what the guest tests take per kernel.
+# CONFIG_HZ reaches the BPF program as a __kconfig extern, which libbpf
+# reads from /boot/config-$(uname -r): these kernels have no /proc/config.gz.
+define guest_rules
+$(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
+		$(call kdir,$(1))/kmod/tcp_bic_ref.ko $(call kpatch_kos,$(1)) \
+		$(call kdir,$(1))/kpatch/checkpatch/.ok
+	$$(call msg,GUEST,$(call kdir,$(1))/guest)
+	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod/patched
+	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
+	$(Q)printf 'SWAP_ROUNDS=%s\nEPERM_LEAK=%s\nT60_REFS="%s"\nNAME_BYTES=%s\nMODEL_SECS=%s\nSOAK_SECS=%s\nPRIMARY=%s\n' \
+		$(SWAP_ROUNDS_$(1)) $(EPERM_LEAK_$(1)) "$(T60_REFS_$(1))" $(NAME_BYTES_$(1)) \
+		$(MODEL_SECS_$(1)) $(SOAK_SECS_$(1)) $(if $(filter $(1),$(KERNEL_PRIMARY)),yes,no) \
+		> $$(@D)/opt/bic/suite.conf
+	$(Q)cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $$(@D)/opt/bic/kmod/
+	$(Q)for s in $(KPATCH_SETS); do mkdir -p $$(@D)/opt/bic/kmod/patched/$$$$s && \
+		cp $(call kdir,$(1))/kpatch/$$$$s/ko/tcp_bic.ko $(call kdir,$(1))/kpatch/$$$$s/applied \
+			$$(@D)/opt/bic/kmod/patched/$$$$s/ || exit 1; done
+	$(Q)touch $$@
+
+$(call initrd,$(1)): $(call vmlinuz,$(1)) $(call kdir,$(1))/guest/.done $(GUEST)/.done \
+		$(BPFTOOL) vm-image/init vm-image/mkinitramfs.sh
+	$$(call msg,INITRD,$$@)
+	$(Q)./vm-image/mkinitramfs.sh $$@ $(call kdir,$(1))/root $(KVER_$(1)) $(BPFTOOL) \
+		$(GUEST) $(call kdir,$(1))/guest
+endef
+
+$(foreach k,$(KERNELS_ALL),$(eval $(call guest_rules,$(k))))
+
+initramfs: $(INITRDS)
+
+# --- booting them --------------------------------------------------------------
+RUN_VM = env KERNEL=$(call vmlinuz,$(1)) INITRD=$(call initrd,$(1)) ACCEL_CACHE=$(BUILD)/accel \
+	 ./vm-image/run-vm.sh
+# Only the runner's own test wants one kernel; the first one will do.
+RUNNER_ENV = KERNEL=$(call vmlinuz,$(KGUEST)) INITRD=$(call initrd,$(KGUEST)) ACCEL_CACHE=$(BUILD)/accel
+# The suite on every kernel of KERNELS (GUEST_JOBS, VM_TIMEOUT: Makefile).
+SUITE = ./tests/run.sh --jobs $(GUEST_JOBS) --out $(VM_OUT) --log $(VM_LOG) --timeout $(VM_TIMEOUT) \
+	--kernels "$(foreach k,$(KERNELS),$(k):$(call vmlinuz,$(k)):$(call initrd,$(k)))"
+
+vm-test: $(INITRDS)
+	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) -- $(GUEST_CMD)
+
+# The runner's own test boots small guests of its own to check that status,
+# panics and hangs come back as they should.
+# Everything the suite needs is built first, BUILD_JOBS at a time (a fresh
+# clone's build takes minutes of make test's time; the guests come after,
+# GUEST_JOBS at a time).  test itself has no other prerequisite, so that a
+# make -j of its own builds nothing twice at once.
+test-build:
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) $(UNIT_TESTS) $(BUILD)/drill/model $(INITRDS) \
+		$(TEST_DEB)
+
+test: test-build
+	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) $(foreach u,$(UNIT_TESTS),--unit $(u)) \
+		--unit "tests/unit/test_drill_model.sh $(BUILD)/drill/model drill/scripts" \
+		--unit tests/unit/test_study_report.sh \
+		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" $(DEBIAN_JOB) -- $(GUEST_CMD)
+
+demo: $(call initrd,$(KGUEST))
+	$(call msg,VM,demo on $(KGUEST))
+	$(Q)$(call RUN_VM,$(KGUEST)) --log $(BUILD)/demo.log --out $(BUILD)/demo -- tests/demo.sh
+
+# t_57_soak alone, for SOAK_SECS of churn under flows (make test runs it for
+# SOAK_SECS_K), in one guest on the first of KERNELS: a soak wants the
+# emulated CPU to itself, and its own time limit, past run-vm's 900 s.
+soak: $(call initrd,$(KGUEST))
+	$(call msg,VM,soak $(SOAK_SECS)s on $(KGUEST))
+	$(Q)$(call RUN_VM,$(KGUEST)) --log $(BUILD)/soak.log --out $(BUILD)/soak \
+		--timeout $$(($(SOAK_SECS) + 900)) -- env SOAK_SECS=$(SOAK_SECS) tests/run-all.sh t_57_soak.sh

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The project's user-space C: the loader (ccctl, bictrace), the drill
+# (ackdrill in the guest, its model on the host), the tools the guest
+# tests use (tests/tools) and the host unit tests (tests/unit).
+#
+# Every compile: the project's include paths, CPPFLAGS, the project's
+# warnings (as errors), CFLAGS, and -MMD -MP, which writes the headers an
+# output was made from beside it (FOO.d, read back below), so a header
+# changed rebuilds what includes it and no more.  Every link: CFLAGS and
+# LDFLAGS.  Generated headers (the skeletons) are order-only prerequisites:
+# they must exist before the first compile finds that it includes them.
+
+.PHONY: unit-test
+
+WARN_CFLAGS	:= -Wall -Wextra -Werror
+
+# --- the loader: ccctl and bictrace ----------------------------------------
+LOADER_CPPFLAGS	:= -I$(TOOLS)/usr/include -I$(BUILD)/bpf -Ibpf
+LOADER_CFLAGS	:= $(WARN_CFLAGS) -Wno-unused-parameter
+LOADER_LIBS	:= $(LIBBPF_A) -lelf -lz
+# ccctl: main.c dispatches to one file per command group, over the shared
+# parts; ccctl-faults (t_56) is the same objects and faults.o.
+LOADER_SHARED	:= common.o json.o btf_util.o
+CCCTL_OBJS	:= main.o reg.o list.o migrate.o assign.o default.o feature.o object.o pins.o \
+		   cgroup.o kfeatures.o names.o netns.o sockdiag.o sysctl.o $(LOADER_SHARED)
+
+# $(call loader_rules,DIR): the loader's objects, ccctl, ccctl-faults and
+# bictrace, all in DIR.
+define loader_rules
+$(1)/%.o: loader/%.c $(LIBBPF_A) | $(SKELS)
+	$$(call msg,CC,$$@)
+	$(Q)mkdir -p $$(@D) && $$(CC) $$(LOADER_CPPFLAGS) $$(CPPFLAGS) $$(LOADER_CFLAGS) $$(CFLAGS) \
+		-MMD -MP -c $$< -o $$@
+
+-include $(wildcard $(1)/*.d)
+
+$(1)/ccctl: $(addprefix $(1)/,$(CCCTL_OBJS))
+	$$(call msg,LD,$$@)
+	$(Q)$$(CC) $$(CFLAGS) $$(LDFLAGS) $$^ $$(LOADER_LIBS) -o $$@
+
+# The test build: CCCTL_FAULT=STEP kills it at that step (t_56).
+$(1)/ccctl-faults: $(addprefix $(1)/,$(CCCTL_OBJS) faults.o)
+	$$(call msg,LD,$$@)
+	$(Q)$$(CC) $$(CFLAGS) $$(LDFLAGS) $$^ $$(LOADER_LIBS) -o $$@
+
+$(1)/bictrace: $(addprefix $(1)/,bictrace.o $(LOADER_SHARED))
+	$$(call msg,LD,$$@)
+	$(Q)$$(CC) $$(CFLAGS) $$(LDFLAGS) $$^ $$(LOADER_LIBS) -o $$@
+endef
+
+$(eval $(call loader_rules,$(BUILD)/loader))
+
+# --- the drill ---------------------------------------------------------------
+# ackdrill: the scripted TCP peer (guest) and the model of its sender (host)
+# share the script parser and the receiver engine.
+DRILL_OBJS	:= $(BUILD)/drill/engine.o $(BUILD)/drill/script.o
+
+$(BUILD)/drill/%.o: drill/%.c | $(STAMP_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) -Idrill -Ibpf $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/drill/ackdrill $(BUILD)/drill/model: $(BUILD)/drill/%: $(BUILD)/drill/%.o $(DRILL_OBJS)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
+
+# The model's rows for every script and algorithm, written before any guest
+# runs; the guest compares its own rows with them.
+DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
+DRILL_ALGOS	:= bpf_bic bic_ref bic bpf_bic_2611 bpf_bic_restore reno
+DRILL_EXPECT	:= $(BUILD)/drill/expect/.done
+
+# The list itself, rewritten only when it changes: an algorithm added to
+# it gets its rows on the next build.
+$(BUILD)/drill/algos: FORCE
+	$(Q)mkdir -p $(@D) && echo '$(DRILL_ALGOS)' | cmp -s - $@ || echo '$(DRILL_ALGOS)' > $@
+
+$(DRILL_EXPECT): $(BUILD)/drill/model $(DRILL_SCRIPTS) $(BUILD)/drill/algos
+	$(call msg,MODEL,$(@D))
+	$(Q)rm -rf $(@D) && mkdir -p $(@D)
+	$(Q)for s in $(DRILL_SCRIPTS); do for a in $(DRILL_ALGOS); do \
+		$(BUILD)/drill/model -o $(@D)/$$(basename $$s .ad).$$a.csv $$s $$a || exit 1; \
+	done; done
+	$(Q)touch $@
+
+# --- tools the guest tests use ---------------------------------------------
+# tcphold: idle connections on a chosen algorithm (t_58); tcpblast: a
+# fixed number of bytes timed in ns (make bench); runstat: a command's time,
+# CPU, peak RSS and cgroup memory peak (scale.sh)
+$(BUILD)/tests/tcphold $(BUILD)/tests/tcpblast $(BUILD)/tests/runstat: $(BUILD)/tests/%: \
+		tests/tools/%.c | $(STAMP_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) $(LDFLAGS) -MMD -MP $< -o $@
+
+# ackcost: tcp_ack()'s guest time per call, for make bench's per-ACK cost
+$(BUILD)/tests/ackcost: tests/tools/ackcost.c $(LIBBPF_A) | $(BUILD)/bpf/ackcost.skel.h
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CPPFLAGS) $(CPPFLAGS) $(LOADER_CFLAGS) $(CFLAGS) $(LDFLAGS) \
+		-MMD -MP $< $(LOADER_LIBS) -o $@
+
+# --- host unit tests -----------------------------------------------------------
+UNIT_TESTS	:= $(BUILD)/tests/test_bic_math $(BUILD)/tests/test_names
+
+$(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c | $(STAMP_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) -Ibpf $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) $(LDFLAGS) -MMD -MP $< -o $@
+
+# test_names: the loader's names.c, built on its own, under test.
+$(BUILD)/tests/%.o: tests/unit/%.c | $(STAMP_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) -Iloader $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/%.o: loader/%.c | $(STAMP_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) -Iloader $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/test_names: $(BUILD)/tests/test_names.o $(BUILD)/tests/names.o
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
+
+-include $(wildcard $(BUILD)/drill/*.d $(BUILD)/tests/*.d)
+
+unit-test: $(UNIT_TESTS)
+	$(Q)for t in $^; do $$t || exit 1; done
