@@ -52,6 +52,7 @@ PREFIX		?= /usr/local
 DESTDIR		?=
 SYSCONFDIR	?= /etc
 UNITDIR		?= $(PREFIX)/lib/systemd/system
+BPFDIR		?= $(PREFIX)/lib/bpf-bic/bpf
 
 # The suite: GUEST_CMD runs inside each guest of KERNELS from /opt/bic and
 # ends with the closing line (e.g. GUEST_CMD="tests/run-all.sh

@@ -19,14 +19,17 @@ BPF_CFLAGS	:= -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 BIC_OBJS	:= bic.bpf.o bic_2611.bpf.o bic_restore.bpf.o
 BPF_OBJS	:= $(addprefix $(BUILD)/bpf/,$(BIC_OBJS))
 BPF_NOLINK_OBJS	:= $(addprefix $(BUILD)/bpf/nolink/,$(BIC_OBJS))
-BPF_TRACE_LINK	:= $(addprefix $(BUILD)/bpf/trace/,$(BIC_OBJS))
-BPF_TRACE_NOLINK := $(addprefix $(BUILD)/bpf/trace/nolink/,$(BIC_OBJS))
-BPF_TRACE_OBJS	:= $(BPF_TRACE_LINK) $(BPF_TRACE_NOLINK)
+BPF_TRACE_OBJS	:= $(addprefix $(BUILD)/bpf/trace/,$(BIC_OBJS)) \
+		   $(addprefix $(BUILD)/bpf/trace/nolink/,$(BIC_OBJS))
 BPF_TEST_OBJS	:= $(BUILD)/bpf/test/badname.bpf.o $(BUILD)/bpf/test/reno.bpf.o \
 		   $(BUILD)/bpf/test/reno_acked.bpf.o $(BUILD)/bpf/test/bic_1e.bpf.o
 SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/bic_restore.skel.h \
 		   $(BUILD)/bpf/migrate.skel.h \
 		   $(BUILD)/bpf/assign.skel.h
+
+# What make install ships (and the guest gets): every form of bic.bpf.c,
+# under the same subfolders (nolink/, trace/, trace/nolink/) as here.
+BPF_SHIPPED	:= $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS)
 
 # One vmlinux.h, from the primary kernel's BTF: the objects are CO-RE.
 $(VMLINUX_H): $(call vmlinuz,$(KPRIMARY)) $(BPFTOOL) vmlinux-gen/gen.sh

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The guests: the tree every guest shares, each kernel's own tree and
-# initramfs, and the targets that boot them: vm-test, test, demo, soak.
+# The guests: the tree every guest shares (made by make install-exec, plus
+# what only the tests use), each kernel's own tree and initramfs, and the
+# targets that boot them: vm-test, test, demo, soak.
 
 .PHONY: initramfs vm-test test-build test demo soak
 
@@ -9,28 +10,26 @@ GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
 # --- the tree every guest shares ---------------------------------------------
-GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/loader/ccctl-faults \
-		   $(BUILD)/drill/ackdrill $(BUILD)/tests/tcphold $(BUILD)/tests/tcpblast \
-		   $(BUILD)/tests/ackcost $(BUILD)/tests/runstat
+# The programs and BPF objects are what make install-exec puts under
+# DESTDIR=$(GUEST) with PREFIX=/usr (ccctl and bictrace in /usr/sbin,
+# bpf-bic-apply in /usr/lib/bpf-bic), the objects in /opt/bic/bpf, where
+# the tests look for them.  What only the tests use, and install must not
+# ship, is copied beside them.
+GUEST_TEST_BINS	:= $(BUILD)/loader/ccctl-faults $(BUILD)/drill/ackdrill $(BUILD)/tests/tcphold \
+		   $(BUILD)/tests/tcpblast $(BUILD)/tests/ackcost $(BUILD)/tests/runstat
 
-# What every guest shares; each kernel's initramfs adds its own tree on top.
-$(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS) $(BPF_TEST_OBJS) $(GUEST_BINS) \
-		$(GUEST_TESTS) dist/bpf-bic-apply \
-		$(DRILL_SCRIPTS) $(DRILL_EXPECT)
+$(GUEST)/.done: $(call install_exec_files,$(BUILD)/loader) $(BPF_TEST_OBJS) $(GUEST_TEST_BINS) \
+		$(GUEST_TESTS) $(DRILL_SCRIPTS) $(DRILL_EXPECT)
 	$(call msg,GUEST,$(GUEST))
-	$(Q)rm -rf $(GUEST) && mkdir -p $(GUEST)/opt/bic/bpf/nolink $(GUEST)/opt/bic/bpf/test \
-		$(GUEST)/opt/bic/bpf/trace/nolink \
-		$(GUEST)/opt/bic/tests $(GUEST)/usr/sbin $(GUEST)/opt/bic/drill/expect
+	$(Q)rm -rf $(GUEST)
+	$(Q)$(MAKE) --no-print-directory install-exec DESTDIR=$(GUEST) PREFIX=/usr BPFDIR=/opt/bic/bpf \
+		SBIN_FROM=$(BUILD)/loader
+	$(Q)mkdir -p $(GUEST)/opt/bic/bpf/test $(GUEST)/opt/bic/tests $(GUEST)/opt/bic/drill/expect
+	$(Q)cp $(GUEST_TEST_BINS) $(GUEST)/usr/sbin/
 	$(Q)cp $(BPF_TEST_OBJS) $(GUEST)/opt/bic/bpf/test/
+	$(Q)cp $(GUEST_TESTS) $(GUEST)/opt/bic/tests/
 	$(Q)cp $(DRILL_SCRIPTS) $(GUEST)/opt/bic/drill/
 	$(Q)cp $(BUILD)/drill/expect/*.csv $(GUEST)/opt/bic/drill/expect/
-	$(Q)cp $(BPF_OBJS) $(GUEST)/opt/bic/bpf/
-	$(Q)cp $(BPF_NOLINK_OBJS) $(GUEST)/opt/bic/bpf/nolink/
-	$(Q)cp $(BPF_TRACE_LINK) $(GUEST)/opt/bic/bpf/trace/
-	$(Q)cp $(BPF_TRACE_NOLINK) $(GUEST)/opt/bic/bpf/trace/nolink/
-	$(Q)cp $(GUEST_BINS) $(GUEST)/usr/sbin/
-	$(Q)cp $(GUEST_TESTS) $(GUEST)/opt/bic/tests/
-	$(Q)install -D -m 755 dist/bpf-bic-apply $(GUEST)/usr/lib/bpf-bic/bpf-bic-apply
 	$(Q)touch $@
 
 # --- each kernel's own tree and its initramfs --------------------------------

@@ -3,31 +3,40 @@
 # On a real host: make install, make deb, and make debian-test, the package
 # installed, rebooted and removed on a Debian guest.
 
-.PHONY: install deb debian-test
+.PHONY: install install-exec install-data deb debian-test
 
-# --- make install, make deb ---------------------------------------------------
+# --- make install ------------------------------------------------------------
 # make install copies what the build made (it builds nothing else) under
-# DESTDIR/PREFIX: ccctl and bictrace, the BPF objects in the guest's layout
-# (/opt/bic/bpf there), the boot script and its unit, man pages, bash
-# completion, and /etc/bpf-bic.conf unless one is there already.
+# DESTDIR/PREFIX, in two halves:
+#   install-exec	ccctl and bictrace (from SBIN_FROM) in PREFIX/sbin, the
+#			boot script in PREFIX/lib/bpf-bic, the BPF objects in
+#			BPFDIR (PREFIX/lib/bpf-bic/bpf)
+#   install-data	the unit, /etc/bpf-bic.conf unless one is there
+#			already, man pages, bash completion
+# The guest's tree is install-exec's (mk/guest.mk); make deb's is both.
+SBIN_FROM	?= $(BUILD)/loader
 PKGLIB		= $(DESTDIR)$(PREFIX)/lib/bpf-bic
 COMPDIR		= $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 MANDIR		= $(DESTDIR)$(PREFIX)/share/man
-INSTALL_FILES	:= $(BUILD)/loader/ccctl $(BUILD)/loader/bictrace $(BPF_OBJS) $(BPF_NOLINK_OBJS) \
-		   $(BPF_TRACE_OBJS) dist/bpf-bic-apply dist/bpf-bic.service dist/bpf-bic.conf \
-		   dist/completion/ccctl dist/completion/bictrace \
-		   man/ccctl.8 man/bictrace.8 man/bpf-bic.conf.5
+# $(call install_exec_files,DIR): what install-exec takes, ccctl and
+# bictrace from DIR.
+install_exec_files = $(1)/ccctl $(1)/bictrace $(BPF_SHIPPED) dist/bpf-bic-apply
+INSTALL_DATA_FILES := dist/bpf-bic.service dist/bpf-bic.conf dist/completion/ccctl \
+		   dist/completion/bictrace man/ccctl.8 man/bictrace.8 man/bpf-bic.conf.5
 
-install: $(INSTALL_FILES)
-	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
-	$(Q)install -d $(DESTDIR)$(PREFIX)/sbin $(PKGLIB)/bpf/nolink $(PKGLIB)/bpf/trace/nolink \
-		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR) $(COMPDIR) $(MANDIR)/man5 $(MANDIR)/man8
-	$(Q)install -m 755 $(BUILD)/loader/ccctl $(BUILD)/loader/bictrace $(DESTDIR)$(PREFIX)/sbin/
-	$(Q)install -m 644 $(BPF_OBJS) $(PKGLIB)/bpf/
-	$(Q)install -m 644 $(BPF_NOLINK_OBJS) $(PKGLIB)/bpf/nolink/
-	$(Q)install -m 644 $(BPF_TRACE_LINK) $(PKGLIB)/bpf/trace/
-	$(Q)install -m 644 $(BPF_TRACE_NOLINK) $(PKGLIB)/bpf/trace/nolink/
+install: install-exec install-data
+
+install-exec: $(call install_exec_files,$(SBIN_FROM))
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX) programs$(if $(filter $(PREFIX)/%,$(BPFDIR)),, $(DESTDIR)$(BPFDIR)))
+	$(Q)install -d $(DESTDIR)$(PREFIX)/sbin $(PKGLIB)
+	$(Q)install -m 755 $(SBIN_FROM)/ccctl $(SBIN_FROM)/bictrace $(DESTDIR)$(PREFIX)/sbin/
 	$(Q)install -m 755 dist/bpf-bic-apply $(PKGLIB)/
+	$(Q)for o in $(BPF_SHIPPED); do \
+		install -D -m 644 $$o $(DESTDIR)$(BPFDIR)/$${o#$(BUILD)/bpf/} || exit 1; done
+
+install-data: $(INSTALL_DATA_FILES)
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX) unit config manuals completion)
+	$(Q)install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR) $(COMPDIR) $(MANDIR)/man5 $(MANDIR)/man8
 	$(Q)sed -e 's|@LIBDIR@|$(PREFIX)/lib|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		dist/bpf-bic.service > $(DESTDIR)$(UNITDIR)/bpf-bic.service
 	$(Q)[ -e $(DESTDIR)$(SYSCONFDIR)/bpf-bic.conf ] || \
@@ -36,6 +45,7 @@ install: $(INSTALL_FILES)
 	$(Q)install -m 644 man/bpf-bic.conf.5 $(MANDIR)/man5/
 	$(Q)install -m 644 man/ccctl.8 man/bictrace.8 $(MANDIR)/man8/
 
+# --- make deb ------------------------------------------------------------------
 # make deb: the Debian package bpf-bic, built by dpkg-buildpackage and dh
 # (debian/rules) in a copy of debian/ under build/deb, where it also writes
 # the .deb; its log is build/deb/build.log.
@@ -45,7 +55,8 @@ DEB		:= $(BUILD)/deb/bpf-bic_$(DEB_VERSION)_amd64.deb
 deb: $(DEB)
 	@echo $(DEB)
 
-$(DEB): $(INSTALL_FILES) $(wildcard debian/* debian/source/*) README.md | $(STAMP_DEPS)
+$(DEB): $(call install_exec_files,$(BUILD)/loader) $(INSTALL_DATA_FILES) $(wildcard debian/* debian/source/*) \
+		README.md | $(STAMP_DEPS)
 	$(call msg,DEB,$@)
 	$(Q)rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/bpf-bic
 	$(Q)cp -r debian README.md $(BUILD)/deb/bpf-bic/
