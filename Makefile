@@ -39,8 +39,8 @@ include vm-image/versions.mk
 KERNELS		?= $(KERNELS_ALL)
 
 # User-space C: CFLAGS, CPPFLAGS and LDFLAGS reach every compile and link
-# of the project's C, after its own includes and warnings.  BPF objects take
-# none of them.
+# of the project's C, after its own includes and warnings (make deb uses
+# dpkg-buildflags' instead).  BPF objects take none of them.
 CC		?= cc
 CLANG		?= clang
 CFLAGS		?= -O2 -g
@@ -101,7 +101,7 @@ help:
 
 clean:
 	$(call msg,CLEAN,build products)
-	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/drill $(BUILD)/tests $(GUEST) \
+	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/pkg $(BUILD)/drill $(BUILD)/tests $(GUEST) \
 		$(BUILD)/out $(BUILD)/demo $(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data \
 		$(BUILD)/scale-data $(BUILD)/study $(BUILD)/study-data $(BUILD)/deb $(BUILD)/debian/run \
 		$(foreach k,$(KERNELS_ALL),$(call kdir,$(k))/guest $(call kdir,$(k))/kmod \

@@ -46,21 +46,38 @@ install-data: $(INSTALL_DATA_FILES)
 	$(Q)install -m 644 man/ccctl.8 man/bictrace.8 $(MANDIR)/man8/
 
 # --- make deb ------------------------------------------------------------------
-# make deb: the Debian package bpf-bic, built by dpkg-buildpackage and dh
+# The Debian package bpf-bic, built by dpkg-buildpackage and dh
 # (debian/rules) in a copy of debian/ under build/deb, where it also writes
-# the .deb; its log is build/deb/build.log.
+# the .deb; its log is build/deb/build.log.  debian/rules compiles nothing:
+# it runs make install with SBIN_FROM=$(PKG_OUT), where ccctl and bictrace
+# were built first, by the loader's rules (mk/tools.mk), with what
+# dpkg-buildflags gives a Debian package instead of CFLAGS, CPPFLAGS and
+# LDFLAGS: hardening=+all (PIE, read-only relocations and immediate
+# binding, fortify, stack protector).  The BPF objects are the same as the
+# guest's.
 DEB_VERSION	:= $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 DEB		:= $(BUILD)/deb/bpf-bic_$(DEB_VERSION)_amd64.deb
+PKG_OUT		:= $(BUILD)/pkg
+DEB_BUILD_MAINT_OPTIONS ?= hardening=+all
+
+# $(call dpkg_flags,CFLAGS): what dpkg-buildflags says, asked once.
+dpkg_flags = $(or $(DPKG_$(1)),$(eval DPKG_$(1) := $$(shell \
+	DEB_BUILD_MAINT_OPTIONS='$(DEB_BUILD_MAINT_OPTIONS)' dpkg-buildflags --get $(1)))$(DPKG_$(1)))
+
+$(eval $(call loader_rules,$(PKG_OUT)))
+$(PKG_OUT)/%: override CFLAGS = $(call dpkg_flags,CFLAGS)
+$(PKG_OUT)/%: override CPPFLAGS = $(call dpkg_flags,CPPFLAGS)
+$(PKG_OUT)/%: override LDFLAGS = $(call dpkg_flags,LDFLAGS)
 
 deb: $(DEB)
 	@echo $(DEB)
 
-$(DEB): $(call install_exec_files,$(BUILD)/loader) $(INSTALL_DATA_FILES) $(wildcard debian/* debian/source/*) \
+$(DEB): $(call install_exec_files,$(PKG_OUT)) $(INSTALL_DATA_FILES) $(wildcard debian/* debian/source/*) \
 		README.md | $(STAMP_DEPS)
 	$(call msg,DEB,$@)
 	$(Q)rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/bpf-bic
 	$(Q)cp -r debian README.md $(BUILD)/deb/bpf-bic/
-	$(Q)cd $(BUILD)/deb/bpf-bic && TOP=$(CURDIR) dpkg-buildpackage -b -us -uc \
+	$(Q)cd $(BUILD)/deb/bpf-bic && TOP=$(CURDIR) SBIN_FROM=$(PKG_OUT) dpkg-buildpackage -b -us -uc \
 		> ../build.log 2>&1 || { tail -n 20 ../build.log >&2; exit 1; }
 
 # --- the Debian package on a real Debian guest ------------------------------

@@ -26,7 +26,8 @@ CCCTL_OBJS	:= main.o reg.o list.o migrate.o assign.o default.o feature.o object.
 		   cgroup.o kfeatures.o names.o netns.o sockdiag.o sysctl.o $(LOADER_SHARED)
 
 # $(call loader_rules,DIR): the loader's objects, ccctl, ccctl-faults and
-# bictrace, all in DIR.
+# bictrace, all in DIR (the guest's in $(BUILD)/loader; make deb's in
+# $(BUILD)/pkg, with Debian's flags: mk/package.mk).
 define loader_rules
 $(1)/%.o: loader/%.c $(LIBBPF_A) | $(SKELS)
 	$$(call msg,CC,$$@)
