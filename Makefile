@@ -77,7 +77,7 @@ UNIT_TESTS	:= $(BUILD)/tests/test_bic_math $(BUILD)/tests/test_names
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
 GUEST_BINS	:= $(BUILD)/loader/bictrace $(BUILD)/loader/ccctl $(BUILD)/loader/ccctl-faults \
 		   $(BUILD)/drill/ackdrill $(BUILD)/tests/tcphold $(BUILD)/tests/tcpblast \
-		   $(BUILD)/tests/ackcost $(BUILD)/tests/runstat
+		   $(BUILD)/tests/ackcost $(BUILD)/tests/runstat $(BUILD)/tests/nshold
 DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
@@ -340,11 +340,12 @@ $(BUILD)/loader/bictrace: $(BUILD)/loader/bictrace.o $(addprefix $(BUILD)/loader
 
 # tcphold: idle connections on a chosen algorithm (t_58); tcpblast: a
 # fixed number of bytes timed in ns (make bench); runstat: a command's time,
-# CPU, peak RSS and cgroup memory peak (scale.sh)
-$(BUILD)/tests/tcphold $(BUILD)/tests/tcpblast $(BUILD)/tests/runstat: $(BUILD)/tests/%: \
-		tests/tools/%.c tests/tools/tool.h | $(STAMP_DEPS)
+# CPU, peak RSS and cgroup memory peak (scale.sh); nshold: a network
+# namespace held by a thread or a descriptor only (t_81)
+$(BUILD)/tests/tcphold $(BUILD)/tests/tcpblast $(BUILD)/tests/runstat $(BUILD)/tests/nshold: \
+		$(BUILD)/tests/%: tests/tools/%.c tests/tools/tool.h | $(STAMP_DEPS)
 	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -pthread $< -o $@
 
 # ackcost: tcp_ack()'s guest time per call, for make bench's per-ACK cost
 $(BUILD)/tests/ackcost: tests/tools/ackcost.c $(BUILD)/bpf/ackcost.skel.h $(LIBBPF_A)
