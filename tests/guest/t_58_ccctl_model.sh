@@ -52,10 +52,10 @@
 # times as long and at least 60 s: a 10 s run needs 17-27 s for its 18
 # kinds (measured on 6.1 and 7.3), more on a loaded host.
 #
-# MODEL_SECS (suite.conf: 60 s on the primary kernel, 10 where two guests
-# share a slot of make test) or MODEL_OPS bounds the run; MODEL_SEED picks
-# the sequence (default: a fresh one, printed).  make model runs thousands.
-# An operation with its checks takes ~0.55 s on 6.12, 6.1 and 7.3 under TCG.
+# MODEL_SECS (suite.conf, from MODEL_SECS_K in vm-image/versions.mk) or
+# MODEL_OPS bounds the run; MODEL_SEED picks the sequence (default: a
+# fresh one, printed).  make model runs thousands.  An operation with its
+# checks takes about half a second in a TCG guest.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -503,7 +503,7 @@ op_def() {
 }
 
 # Another namespace takes only an allowed algorithm (ccctl asks first: the
-# kernel's EPERM there leaks a reference on 6.1 and 6.12.95).
+# kernel's EPERM there leaks a reference on some kernels: EPERM_LEAK).
 op_defns() {
 	local name=$1
 	EXPECT=refused
