@@ -402,6 +402,14 @@ kpatch-kernel-test: kpatch-kernel $(call initrd,$(KPATCH_KERNEL))
 		./vm-image/run-vm.sh --log $(BUILD)/kpatch-kernel-test.log \
 		-- env EPERM_LEAK=no tests/run-all.sh $(KPATCH_TESTS)
 
+# --- t_58's model ---------------------------------------------------------
+# ccobserve reads the guest's state back as the one line the model predicts.
+GUEST_BINS	+= $(BUILD)/tests/ccobserve
+
+$(BUILD)/tests/ccobserve: tests/tools/ccobserve.c tests/tools/tool.h $(LIBBPF_A)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CFLAGS) $< $(LOADER_LIBS) -o $@
+
 # --- host unit tests -----------------------------------------------------
 $(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c bpf/bic_math.h | $(STAMP_DEPS)
 	$(call msg,CC,$@)
