@@ -403,8 +403,11 @@ kpatch-kernel-test: kpatch-kernel $(call initrd,$(KPATCH_KERNEL))
 		-- env EPERM_LEAK=no tests/run-all.sh $(KPATCH_TESTS)
 
 # --- t_58's model ---------------------------------------------------------
-# ccobserve reads the guest's state back as the one line the model predicts.
+# The generator, model and shrinker (tests/guest/model/) run in the guest
+# under t_58; ccobserve reads the guest's state back as the one line the model predicts.
+MODEL_PARTS	:= $(wildcard tests/guest/model/*.sh)
 GUEST_BINS	+= $(BUILD)/tests/ccobserve
+$(GUEST)/.done: $(MODEL_PARTS)
 
 $(BUILD)/tests/ccobserve: tests/tools/ccobserve.c tests/tools/tool.h $(LIBBPF_A)
 	$(call msg,CC,$@)
@@ -440,6 +443,7 @@ $(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS) $(BPF_TEST_OBJS
 	$(Q)cp $(BPF_TRACE_NOLINK) $(GUEST)/opt/bic/bpf/trace/nolink/
 	$(Q)cp $(GUEST_BINS) $(GUEST)/usr/sbin/
 	$(Q)cp $(GUEST_TESTS) $(GUEST)/opt/bic/tests/
+	$(Q)mkdir -p $(GUEST)/opt/bic/tests/model && cp $(MODEL_PARTS) $(GUEST)/opt/bic/tests/model/
 	$(Q)install -D -m 755 dist/bpf-bic-apply $(GUEST)/usr/lib/bpf-bic/bpf-bic-apply
 	$(Q)touch $@
 
