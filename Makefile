@@ -404,8 +404,11 @@ kpatch-kernel-test: kpatch-kernel $(call initrd,$(KPATCH_KERNEL))
 
 # --- t_58's model ---------------------------------------------------------
 # The generator, model and shrinker (tests/guest/model/) run in the guest
-# under t_58; ccobserve reads the guest's state back as the one line the model predicts.
+# under t_58 and on the host under tests/unit/test_model.sh, against a stub
+# (a script among the built tests: make unit-test and make test run it);
+# ccobserve reads the guest's state back as the one line the model predicts.
 MODEL_PARTS	:= $(wildcard tests/guest/model/*.sh)
+UNIT_TESTS	+= tests/unit/test_model.sh
 GUEST_BINS	+= $(BUILD)/tests/ccobserve
 $(GUEST)/.done: $(MODEL_PARTS)
 
