@@ -416,6 +416,13 @@ $(BUILD)/tests/ccobserve: tests/tools/ccobserve.c tests/tools/tool.h $(LIBBPF_A)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CFLAGS) $< $(LOADER_LIBS) -o $@
 
+# its reader of ccctl list --json, on the host
+UNIT_TESTS	+= $(BUILD)/tests/test_ccobserve
+$(BUILD)/tests/test_ccobserve: tests/unit/test_ccobserve.c tests/tools/ccobserve.c tests/tools/tool.h \
+		$(LIBBPF_A)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CFLAGS) -Itests/tools $< $(LOADER_LIBS) -o $@
+
 # --- host unit tests -----------------------------------------------------
 $(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c bpf/bic_math.h | $(STAMP_DEPS)
 	$(call msg,CC,$@)

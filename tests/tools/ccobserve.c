@@ -292,8 +292,10 @@ static char *ccctl_list(const char *path)
 	f = fopen(path, "r");
 	if (!f)
 		return strdup("?unreadable");
-	if (getdelim(&text, &len, 0, f) < 0)
+	if (getdelim(&text, &len, 0, f) < 0) {
+		free(text);
 		text = NULL;
+	}
 	fclose(f);
 	if (!text)
 		return strdup("?empty");
