@@ -31,7 +31,7 @@
 #     the sock_ops program runs at establishment; those before keep theirs;
 #   - ss in each namespace shows as many sockets on each algorithm as the
 #     model has there;
-#   - bpftool's struct_ops maps are exactly the live instances: those
+#   - the struct_ops maps are exactly the live instances: those
 #     registered, and the old ones still used by a socket or a default (a
 #     swap or an unregister leaves those running on what they had).
 # Freeing a map waits for an RCU grace period and a reset peer's socket goes
@@ -55,7 +55,8 @@
 # MODEL_SECS (suite.conf: 60 s on the primary kernel, 10 where two guests
 # share a slot of make test) or MODEL_OPS bounds the run; MODEL_SEED picks
 # the sequence (default: a fresh one, printed).  make model runs thousands.
-# An operation with its checks takes ~0.55 s on 6.12, 6.1 and 7.3 under TCG.#
+# An operation with its checks takes ~0.55 s on 6.12, 6.1 and 7.3 under TCG.
+#
 # The parts: model/model.sh (the operations, the state, what ccctl must
 # answer and the line the system must read as), model/gen.sh (the seeded
 # generator and the walk), model/shrink.sh (replay and delta debugging);
