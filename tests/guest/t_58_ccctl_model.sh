@@ -49,13 +49,14 @@
 # each kind of operation both ways (registered and refused, assigned and
 # refused, unassigned and refused, ...) and opened connections from an
 # assigned cgroup, and goes on past its time until it has, up to three
-# times as long and at least 60 s: a 10 s run needs 17-27 s for its 18
+# times as long and at least 60 s: a 10 s run needs 15-27 s for its 18
 # kinds (measured on 6.1 and 7.3), more on a loaded host.
 #
 # MODEL_SECS (suite.conf: 60 s on the primary kernel, 10 where two guests
 # share a slot of make test) or MODEL_OPS bounds the run; MODEL_SEED picks
 # the sequence (default: a fresh one, printed).  make model runs thousands.
-# An operation with its checks takes ~0.55 s on 6.12, 6.1 and 7.3 under TCG.
+# An operation with its checks takes ~0.3-0.4 s on 6.12, 6.1 and 7.3 under
+# TCG (~0.55-0.85 s when ss, bpftool and jq read the state back).
 #
 # The parts: model/model.sh (the operations, the state, what ccctl must
 # answer and the line the system must read as), model/gen.sh (the seeded
@@ -191,6 +192,7 @@ mapfile -t ALL <<< "$(printf '%s\n' "${BASE[@]}" "${NAMES[@]}" | LC_ALL=C sort -
 info "kernel $(uname -r); algorithms before: ${BASE[*]}"
 check_cmp "no ccctl registration to start from" "$(ccctl list --json)" = "[]"
 check "model and system agree at the start" agree
+info "the state as ccobserve reads it: $OBSERVED"
 
 # The planted bug: caught, and shrunk to register, set-default, unregister.
 # The shrinker is the same on every kernel, and tested on the host: its

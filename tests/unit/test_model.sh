@@ -9,8 +9,9 @@
 #   - a disagreement names the field of the canonical line that differs;
 #   - seeded walks, with struct_ops links and without (6.1), agree with the
 #     stub after every operation and do every kind of operation both ways;
-#   - a seed replays the same operations, another seed draws others, and
-#     MODEL_REPLAY runs exactly what it is given;
+#   - a seed replays the same operations, another seed draws others, a
+#     seed does here what it did in a guest, and MODEL_REPLAY runs exactly
+#     what it is given;
 #   - a walk with the bug planted fails and shrink_walk cuts it down to 3.
 set -uo pipefail
 here=$(dirname "$(realpath "$0")")
@@ -119,6 +120,15 @@ walk_seed 7 60
 t "a seed replays the same operations" same "$(printf '%s;' "${DONE_OPS[@]}")" "$first"
 walk_seed 8 60
 t "another seed draws others" test "$(printf '%s;' "${DONE_OPS[@]}")" != "$first"
+
+# The kinds a 6.12 guest's run of seed 426710190 did in its first 150
+# operations (t_58, MODEL_OPS=150, as printed; the same before the split):
+# the stub and the model draw and decide the same stream.
+walk_seed 426710190 150
+kinds=""
+for k in "${MUST[@]}" list:ok status:ok status:refused swap:refused; do kinds+=" $k=${tally[$k]:-0}"; done
+t "seed 426710190 does what it did in a 6.12 guest" same "$kinds" \
+	" reg:ok=11 reg:refused=13 unreg:ok=7 unreg:refused=7 mig:ok=12 mig:refused=7 def:ok=6 def:refused=3 defns:ok=3 defns:refused=3 assign:ok=2 assign:refused=3 unassign:ok=2 unassign:refused=5 open=20 open:cg=1 lo=9 close=17 swap:ok=8 list:ok=1 status:ok=4 status:refused=1 swap:refused=6"
 
 reset_state
 MODEL_REPLAY=" reg fixed rnd_a ;def rnd_a; open 2 default c2;lo 1"
