@@ -403,6 +403,27 @@ kpatch-kernel-test: kpatch-kernel $(call initrd,$(KPATCH_KERNEL))
 		./vm-image/run-vm.sh --log $(BUILD)/kpatch-kernel-test.log \
 		-- env EPERM_LEAK=no tests/run-all.sh $(KPATCH_TESTS)
 
+# --- t_58's model ---------------------------------------------------------
+# The generator, model and shrinker (tests/guest/model/) run in the guest
+# under t_58 and on the host under tests/unit/test_model.sh, against a stub
+# (a script among the built tests: make unit-test and make test run it);
+# ccobserve reads the guest's state back as the one line the model predicts.
+MODEL_PARTS	:= $(wildcard tests/guest/model/*.sh)
+UNIT_TESTS	+= tests/unit/test_model.sh
+GUEST_BINS	+= $(BUILD)/tests/ccobserve
+$(GUEST)/.done: $(MODEL_PARTS)
+
+$(BUILD)/tests/ccobserve: tests/tools/ccobserve.c tests/tools/tool.h $(LIBBPF_A)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CFLAGS) $< $(LOADER_LIBS) -o $@
+
+# its reader of ccctl list --json, on the host
+UNIT_TESTS	+= $(BUILD)/tests/test_ccobserve
+$(BUILD)/tests/test_ccobserve: tests/unit/test_ccobserve.c tests/tools/ccobserve.c tests/tools/tool.h \
+		$(LIBBPF_A)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CFLAGS) -Itests/tools $< $(LOADER_LIBS) -o $@
+
 # --- host unit tests -----------------------------------------------------
 $(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c bpf/bic_math.h | $(STAMP_DEPS)
 	$(call msg,CC,$@)
@@ -433,6 +454,7 @@ $(GUEST)/.done: $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS) $(BPF_TEST_OBJS
 	$(Q)cp $(BPF_TRACE_NOLINK) $(GUEST)/opt/bic/bpf/trace/nolink/
 	$(Q)cp $(GUEST_BINS) $(GUEST)/usr/sbin/
 	$(Q)cp $(GUEST_TESTS) $(GUEST)/opt/bic/tests/
+	$(Q)mkdir -p $(GUEST)/opt/bic/tests/model && cp $(MODEL_PARTS) $(GUEST)/opt/bic/tests/model/
 	$(Q)install -D -m 755 dist/bpf-bic-apply $(GUEST)/usr/lib/bpf-bic/bpf-bic-apply
 	$(Q)touch $@
 
