@@ -27,7 +27,6 @@ DIR=/run/t81
 modules_up
 mkdir -p "$DIR"
 allowed=$(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)
-before=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
 pids=()
 
 cleanup() {
@@ -42,55 +41,69 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# default_in NETNS_PATH: the default congestion control there.
-default_in() { nsenter --net="$1" cat /proc/sys/net/ipv4/tcp_congestion_control; }
-
 # Only the initial namespace may choose an algorithm that is not allowed.
 check "ccctl registers $CA" ccctl register --name "$CA"
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed $CA"
 
-# unregister_refused WHAT PATTERN: the refusal names the namespace.
-unregister_refused() {
-	refused "unregister while $1 has it as its default" "$2" ccctl unregister "$CA"
-}
+# The five namespaces: how each is held, a path to enter it by, and how
+# ccctl's refusal must name it.
+whats=() paths=() names=()
+held() { whats+=("$1"); paths+=("$2"); names+=("$3"); }
+# set_in PATH CA: the default of the namespace at PATH (reno is always
+# allowed: no namespace is ever asked for one that is not, see t_80).
+set_in() { nsenter --net="$1" sh -c "echo $2 > /proc/sys/net/ipv4/tcp_congestion_control"; }
 
 ip netns add .t81dot
-ip netns exec .t81dot sysctl -qw net.ipv4.tcp_congestion_control="$CA"
-check_cmp "a namespace named .t81dot takes $CA" "$(default_in /run/netns/.t81dot)" = "$CA"
-unregister_refused "/run/netns/.t81dot" "network namespace /run/netns/.t81dot;"
+held "an ip netns entry named .t81dot" /run/netns/.t81dot "/run/netns/.t81dot;"
 
 touch "$DIR/bound"
-unshare --net="$DIR/bound" sysctl -qw net.ipv4.tcp_congestion_control="$CA"
-check_cmp "a namespace bound at $DIR/bound takes $CA" "$(default_in "$DIR/bound")" = "$CA"
-unregister_refused "a namespace bound outside /run/netns" "network namespace $DIR/bound;"
+unshare --net="$DIR/bound" true
+held "a bind mount outside /run/netns" "$DIR/bound" "$DIR/bound;"
 
 # A mount namespace of its own, private, so that nothing propagates back.
 mkfifo "$DIR/fifo"
-# shellcheck disable=SC2016	# $1 is the inner shell's
 unshare -m --propagation private sh -c '
 	touch /tmp/t81mnt
-	unshare --net=/tmp/t81mnt sysctl -qw net.ipv4.tcp_congestion_control="$1"
+	unshare --net=/tmp/t81mnt true
 	echo ready
-	exec sleep 1000' sh "$CA" > "$DIR/fifo" &
+	exec sleep 1000' > "$DIR/fifo" &
 pids+=($!)
 read -r line < "$DIR/fifo"
 check_cmp "a namespace bound in another mount namespace is up" "$line" = ready
 check "... and not seen from here" sh -c '! nsenter --net=/tmp/t81mnt true 2>/dev/null'
-unregister_refused "a namespace bound in another mount namespace" \
-	"network namespace /proc/${pids[0]}/root/tmp/t81mnt;"
+held "a bind mount in another mount namespace" "/proc/$!/root/tmp/t81mnt" "/proc/$!/root/tmp/t81mnt;"
 
 for how in thread fd; do
-	nshold "$how" "$CA" > "$DIR/fifo" &
+	nshold "$how" reno > "$DIR/fifo" &
 	pids+=($!)
 	read -r line < "$DIR/fifo"
 	check_cmp "nshold $how: a namespace held by a $how only is up" "$line" = ready
 	check_cmp "... the process itself is in ours" \
 		"$(readlink "/proc/$!/ns/net")" = "$(readlink /proc/self/ns/net)"
-	unregister_refused "a namespace held by a $how only" "default congestion control of network namespace /proc/$!/"
+	# Its way in: the other thread's, or the descriptor of another namespace.
+	path=""
+	for f in "/proc/$!/task/"*/ns/net "/proc/$!/fd/"*; do
+		[ "$(readlink "$f")" != "$(readlink /proc/self/ns/net)" ] || continue
+		case $(readlink "$f") in net:*) path=$f; break ;; esac
+	done
+	check "... and can be entered by $path" test -n "$path"
+	held "a $how only" "$path" "/proc/$!/"
 done
 
-check_cmp "set-default --from $CA finds all five" "$(ccctl set-default "$before" --from "$CA")" = \
-	"default congestion control: $before in 5 network namespaces that had $CA"
+# Each alone, the others on reno: its own refusal, naming it.
+for i in "${!paths[@]}"; do
+	for j in "${!paths[@]}"; do
+		if [ "$i" = "$j" ]; then set_in "${paths[j]}" "$CA"; else set_in "${paths[j]}" reno; fi
+	done
+	check_cmp "${whats[i]}: its default is $CA" \
+		"$(nsenter --net="${paths[i]}" cat /proc/sys/net/ipv4/tcp_congestion_control)" = "$CA"
+	refused "unregister while only ${whats[i]} has it as its default" \
+		"default congestion control of network namespace ${names[i]}" ccctl unregister "$CA"
+done
+
+for p in "${paths[@]}"; do set_in "$p" "$CA"; done
+check_cmp "set-default --from $CA finds all five" "$(ccctl set-default reno --from "$CA")" = \
+	"default congestion control: reno in 5 network namespaces that had $CA"
 
 # A leftover plain file in /run/netns: skipped and named, never fatal.
 touch /run/netns/t81stale
