@@ -58,12 +58,16 @@ BPFDIR		?= $(PREFIX)/lib/bpf-bic/bpf
 # ends with the closing line (e.g. GUEST_CMD="tests/run-all.sh
 # t_20_flow.sh" for one test); files it leaves in /out land in VM_OUT/K.
 # GUEST_JOBS guests at a time, each stopped as failed after VM_TIMEOUT
-# seconds (the primary's suite takes ~15 minutes under TCG); make test
-# builds BUILD_JOBS at a time first.
+# seconds; make test builds BUILD_JOBS at a time first.  The guests run
+# under QEMU's -icount SUITE_ICOUNT (empty: real time): the guest's clock
+# counts instructions and jumps over idle time, so the network tests'
+# sleeps and 1 Mbit/s flows cost little host time, and what a test sees
+# does not depend on how busy the host is.
 GUEST_CMD	?= tests/run-all.sh
 GUEST_JOBS	?= 2
 BUILD_JOBS	?= 2
 VM_TIMEOUT	?= 1500
+SUITE_ICOUNT	?= shift=3,sleep=off
 VM_OUT		?= $(BUILD)/out
 VM_LOG		?= $(BUILD)/vm-test
 

@@ -5,9 +5,10 @@
  * migrate_ca moves every socket whose congestion control is from_ca over to
  * to_ca.  A TCP iterator runs with each socket locked, which is what makes
  * bpf_setsockopt() on someone else's connection safe; nothing else short of
- * the owning process can switch a running connection.
- * dump_ca writes one TCP_CA_NAME_MAX record per socket with the name of its
- * algorithm, so that ccctl can count users the way ss -ti sees them.
+ * the owning process can switch a running connection.  It counts in moved
+ * the sockets it switched, in failed those bpf_setsockopt() refused, and
+ * keeps the first refusal's error in first_err.  Counting users is not its
+ * job: ccctl counts them through sock_diag, as ss -ti does.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

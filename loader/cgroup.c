@@ -63,12 +63,15 @@ static int walk_one(const char *path, const struct stat *st, int flag, struct FT
 int cgroup_path(unsigned long long id, char *path)
 {
 	const char *root = cgroup2_root();
+	bool found;
 
 	if (!root)
 		return -ENOENT;
 	walk_id = id;
 	walk_found = path;
-	return nftw(root, walk_one, 16, FTW_PHYS | FTW_MOUNT) == 1 ? 0 : -ENOENT;
+	found = nftw(root, walk_one, 16, FTW_PHYS | FTW_MOUNT) == 1;
+	walk_found = NULL;
+	return found ? 0 : -ENOENT;
 }
 
 /*

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Failures, fault points, libbpf's log and capabilities, for ccctl and bictrace. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,31 +18,33 @@ bool json_output;
 
 int fail(int err, const char *fmt, ...)
 {
-	char msg[1024], why[128];
+	char why[128], *msg = NULL, *full;
 	struct json_writer w;
 	va_list ap;
-	int n;
 
+	/* Whole, however long: an argument shown back can be 4 KiB or more. */
 	va_start(ap, fmt);
-	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
-	if (n < 0)
-		msg[0] = '\0';
-	if (err) {
+	if (msg && err) {
 		libbpf_strerror(err, why, sizeof(why));
-		snprintf(msg + strnlen(msg, sizeof(msg)), sizeof(msg) - strnlen(msg, sizeof(msg)),
-			 ": %s", why);
+		if (asprintf(&full, "%s: %s", msg, why) >= 0) {
+			free(msg);
+			msg = full;
+		}
 	}
 	if (json_output) {
 		jw_init(&w, stderr);
 		jw_start_object(&w);
 		jw_name(&w, "error");
-		jw_string(&w, msg);
+		jw_string(&w, msg ?: fmt);
 		jw_end_object(&w);
 		fputc('\n', stderr);
 	} else {
-		fprintf(stderr, "%s: %s\n", prog_name, msg);
+		fprintf(stderr, "%s: %s\n", prog_name, msg ?: fmt);
 	}
+	free(msg);
 	return err ? -abs(err) : -EINVAL;
 }
 

@@ -119,23 +119,22 @@ static void jw_field(struct json_writer *w, const struct field *f, const struct 
 	}
 }
 
-/* A value as a person reads it. */
-static void plain_value(char *buf, size_t size, const struct value *v, enum field_type type)
+/* A value as a person reads it: strings as they are, numbers in buf. */
+static const char *plain_value(char *buf, size_t size, const struct value *v,
+			       enum field_type type)
 {
 	switch (type) {
 	case FIELD_STR:
-		snprintf(buf, size, "%s", v->s);
-		break;
+		return v->s;
 	case FIELD_UINT:
 		snprintf(buf, size, "%llu", v->u);
-		break;
+		return buf;
 	case FIELD_BOOL:
-		snprintf(buf, size, "%s", v->b ? "yes" : v->no_text ?: "no");
-		break;
+		return v->b ? "yes" : v->no_text ?: "no";
 	case FIELD_STRV:
-		buf[0] = '\0';
 		break;
 	}
+	return "";
 }
 
 static void plain_cell(FILE *out, int width, const char *s, bool last)
@@ -180,7 +179,7 @@ void table_begin(struct table *t, FILE *out, const struct field *f, int nf, bool
 void table_row(struct table *t, const struct value *v)
 {
 	int i, last = last_shown(t->f, t->nf);
-	char buf[4096];
+	char buf[32];
 
 	if (t->json) {
 		jw_start_object(&t->w);
@@ -192,8 +191,8 @@ void table_row(struct table *t, const struct value *v)
 	for (i = 0; i < t->nf; i++) {
 		if (!t->f[i].head)
 			continue;
-		plain_value(buf, sizeof(buf), &v[i], t->f[i].type);
-		plain_cell(t->w.f, t->f[i].width, buf, i == last);
+		plain_cell(t->w.f, t->f[i].width, plain_value(buf, sizeof(buf), &v[i], t->f[i].type),
+			   i == last);
 	}
 }
 
@@ -208,8 +207,8 @@ void table_end(struct table *t)
 void record_print(FILE *out, const struct field *f, const struct value *v, int nf, bool json)
 {
 	struct json_writer w;
-	char buf[4096];
 	int i, width = 0;
+	char buf[32];
 
 	if (json) {
 		jw_init(&w, out);
@@ -226,7 +225,7 @@ void record_print(FILE *out, const struct field *f, const struct value *v, int n
 	for (i = 0; i < nf; i++) {
 		if (!f[i].head)
 			continue;
-		plain_value(buf, sizeof(buf), &v[i], f[i].type);
-		fprintf(out, "%s:%*s %s\n", f[i].head, width - (int)strlen(f[i].head), "", buf);
+		fprintf(out, "%s:%*s %s\n", f[i].head, width - (int)strlen(f[i].head), "",
+			plain_value(buf, sizeof(buf), &v[i], f[i].type));
 	}
 }

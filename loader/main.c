@@ -46,22 +46,22 @@ enum {
  */
 static const struct option_def {
 	const char *name;
-	int key;
 	const char *arg;	/* its argument as usage shows it; NULL: none */
 	const char *doc;
+	int key;
 	unsigned int bit;
 } options[] = {
-	{ "variant", 0x100, NULL /* from the variants */,
-	  "BIC implementation to load (default: fixed)", OPT_VARIANT },
-	{ "name", 0x101, "NAME", "Load the algorithm under NAME instead of its own", OPT_NAME },
-	{ "object", 0x102, "FILE", "Load tcp_congestion_ops from a BPF object FILE", OPT_OBJECT },
-	{ "trace", 0x103, NULL, "register/swap: record BIC events for bictrace (default: off)",
+	{ "variant", NULL /* the variants' names */, "BIC implementation to load (default: fixed)",
+	  0x100, OPT_VARIANT },
+	{ "name", "NAME", "Load the algorithm under NAME instead of its own", 0x101, OPT_NAME },
+	{ "object", "FILE", "Load tcp_congestion_ops from a BPF object FILE", 0x102, OPT_OBJECT },
+	{ "trace", NULL, "register/swap: record BIC events for bictrace (default: off)", 0x103,
 	  OPT_TRACE },
-	{ "cgroup", 0x104, "PATH", "assign/unassign: the cgroup v2 directory", OPT_CGROUP },
-	{ "from", 0x105, "OLD", "set-default: in every network namespace whose default is OLD",
+	{ "cgroup", "PATH", "assign/unassign: the cgroup v2 directory", 0x104, OPT_CGROUP },
+	{ "from", "OLD", "set-default: in every network namespace whose default is OLD", 0x105,
 	  OPT_FROM },
-	{ "json", 'j', NULL, "list/status/features: print JSON (errors too)", OPT_JSON },
-	{ "verbose", 'v', NULL, "Let libbpf print its log", OPT_VERBOSE },
+	{ "json", NULL, "list/status/features: print JSON (errors too)", 'j', OPT_JSON },
+	{ "verbose", NULL, "Let libbpf print its log", 'v', OPT_VERBOSE },
 };
 
 enum {

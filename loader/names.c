@@ -44,7 +44,9 @@ const char *name_shown(const char *name)
 		else
 			*p++ = c;
 	}
-	strcpy(p, len == CA_NAME_MAX ? "..." : "");
+	if (len == CA_NAME_MAX)
+		p += sprintf(p, "...");
+	*p = '\0';
 	return buf;
 }
 

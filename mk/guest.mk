@@ -16,10 +16,13 @@ INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 # the tests look for them.  What only the tests use, and install must not
 # ship, is copied beside them.
 GUEST_TEST_BINS	:= $(BUILD)/loader/ccctl-faults $(BUILD)/drill/ackdrill $(BUILD)/tests/tcphold \
-		   $(BUILD)/tests/tcpblast $(BUILD)/tests/ackcost $(BUILD)/tests/runstat
+		   $(BUILD)/tests/tcpblast $(BUILD)/tests/ackcost $(BUILD)/tests/runstat \
+		   $(BUILD)/tests/nshold $(BUILD)/tests/ccobserve
+# t_58's generator, model and shrinker, which the host tests too
+MODEL_PARTS	:= $(wildcard tests/guest/model/*.sh)
 
 $(GUEST)/.done: $(call install_exec_files,$(BUILD)/loader) $(BPF_TEST_OBJS) $(GUEST_TEST_BINS) \
-		$(GUEST_TESTS) $(DRILL_SCRIPTS) $(DRILL_EXPECT)
+		$(GUEST_TESTS) $(MODEL_PARTS) $(DRILL_SCRIPTS) $(DRILL_EXPECT)
 	$(call msg,GUEST,$(GUEST))
 	$(Q)rm -rf $(GUEST)
 	$(Q)$(MAKE) --no-print-directory install-exec DESTDIR=$(GUEST) PREFIX=/usr BPFDIR=/opt/bic/bpf \
@@ -28,6 +31,7 @@ $(GUEST)/.done: $(call install_exec_files,$(BUILD)/loader) $(BPF_TEST_OBJS) $(GU
 	$(Q)cp $(GUEST_TEST_BINS) $(GUEST)/usr/sbin/
 	$(Q)cp $(BPF_TEST_OBJS) $(GUEST)/opt/bic/bpf/test/
 	$(Q)cp $(GUEST_TESTS) $(GUEST)/opt/bic/tests/
+	$(Q)mkdir -p $(GUEST)/opt/bic/tests/model && cp $(MODEL_PARTS) $(GUEST)/opt/bic/tests/model/
 	$(Q)cp $(DRILL_SCRIPTS) $(GUEST)/opt/bic/drill/
 	$(Q)cp $(BUILD)/drill/expect/*.csv $(GUEST)/opt/bic/drill/expect/
 	$(Q)touch $@
@@ -70,7 +74,7 @@ RUN_VM = env KERNEL=$(call vmlinuz,$(1)) INITRD=$(call initrd,$(1)) ACCEL_CACHE=
 # Only the runner's own test wants one kernel; the first one will do.
 RUNNER_ENV = KERNEL=$(call vmlinuz,$(KGUEST)) INITRD=$(call initrd,$(KGUEST)) ACCEL_CACHE=$(BUILD)/accel
 # The suite on every kernel of KERNELS (GUEST_JOBS, VM_TIMEOUT: Makefile).
-SUITE = ./tests/run.sh --jobs $(GUEST_JOBS) --out $(VM_OUT) --log $(VM_LOG) --timeout $(VM_TIMEOUT) \
+SUITE = QEMU_ICOUNT=$(SUITE_ICOUNT) ./tests/run.sh --jobs $(GUEST_JOBS) --out $(VM_OUT) --log $(VM_LOG) --timeout $(VM_TIMEOUT) \
 	--kernels "$(foreach k,$(KERNELS),$(k):$(call vmlinuz,$(k)):$(call initrd,$(k)))"
 
 vm-test: $(INITRDS)

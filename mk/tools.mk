@@ -87,11 +87,20 @@ $(DRILL_EXPECT): $(BUILD)/drill/model $(DRILL_SCRIPTS) $(BUILD)/drill/algos
 # --- tools the guest tests use ---------------------------------------------
 # tcphold: idle connections on a chosen algorithm (t_58); tcpblast: a
 # fixed number of bytes timed in ns (make bench); runstat: a command's time,
-# CPU, peak RSS and cgroup memory peak (scale.sh)
-$(BUILD)/tests/tcphold $(BUILD)/tests/tcpblast $(BUILD)/tests/runstat: $(BUILD)/tests/%: \
-		tests/tools/%.c | $(STAMP_DEPS)
+# CPU, peak RSS and cgroup memory peak (scale.sh); nshold: a network
+# namespace held by a thread or a descriptor only (t_81)
+$(BUILD)/tests/tcphold $(BUILD)/tests/tcpblast $(BUILD)/tests/runstat $(BUILD)/tests/nshold: \
+		$(BUILD)/tests/%: tests/tools/%.c | $(STAMP_DEPS)
 	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) $(LDFLAGS) -MMD -MP $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) $(LDFLAGS) -pthread -MMD -MP \
+		$< -o $@
+
+# ccobserve: t_58's view of the guest's state, one canonical line (libbpf,
+# sock_diag, the sysctls, the pins)
+$(BUILD)/tests/ccobserve: tests/tools/ccobserve.c $(LIBBPF_A) | $(STAMP_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CPPFLAGS) $(CPPFLAGS) $(LOADER_CFLAGS) $(CFLAGS) $(LDFLAGS) \
+		-MMD -MP $< $(LOADER_LIBS) -o $@
 
 # ackcost: tcp_ack()'s guest time per call, for make bench's per-ACK cost
 $(BUILD)/tests/ackcost: tests/tools/ackcost.c $(LIBBPF_A) | $(BUILD)/bpf/ackcost.skel.h
@@ -100,7 +109,16 @@ $(BUILD)/tests/ackcost: tests/tools/ackcost.c $(LIBBPF_A) | $(BUILD)/bpf/ackcost
 		-MMD -MP $< $(LOADER_LIBS) -o $@
 
 # --- host unit tests -----------------------------------------------------------
-UNIT_TESTS	:= $(BUILD)/tests/test_bic_math $(BUILD)/tests/test_names
+UNIT_TESTS	:= $(BUILD)/tests/test_bic_math $(BUILD)/tests/test_names $(BUILD)/tests/test_ccobserve \
+		   tests/unit/test_model.sh
+
+# t_58's generator, model and shrinker (tests/guest/model/) against a stub,
+# and ccobserve's reader of ccctl list --json
+$(BUILD)/tests/test_ccobserve: tests/unit/test_ccobserve.c tests/tools/ccobserve.c $(LIBBPF_A) \
+		| $(STAMP_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CPPFLAGS) -Itests/tools $(CPPFLAGS) $(LOADER_CFLAGS) \
+		$(CFLAGS) $(LDFLAGS) -MMD -MP $< $(LOADER_LIBS) -o $@
 
 $(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c | $(STAMP_DEPS)
 	$(call msg,CC,$@)

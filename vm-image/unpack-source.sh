@@ -1,7 +1,7 @@
 #!/bin/bash
 # Unpack some files of the kernel source tarball in Debian's linux-source
 # package into OUT_DIR, paths kept below the tree's top.  Decompressing the
-# tarball is the slow part (about 10 s), so the build does it once per
+# tarball is the slow part, so the build does it once per
 # kernel for everything that needs a few of its files (kpatch.sh,
 # checkpatch.sh).
 #

@@ -44,8 +44,8 @@ KSRC_7.3	:= linux-source-7.3
 BPFTOOL_VER	:= 7.5.0+6.12.95-1~bpo12+1
 LIBBPF_VER	:= 1:1.4.6-1~bpo12+1
 
-# Rounds of swap-and-migrate under flows (t_50_ccctl_swap): 100 on the
-# primary kernel; on the others 10 prove the same path (t_57 churns swaps
+# Rounds of swap-and-migrate under flows (t_50_ccctl_swap): most on the
+# primary kernel; on the others fewer prove the same path (t_57 churns swaps
 # and migrations under flows there too) and keep make test,
 # three guests on two cores, within its time (6.1 and 7.3 share a slot).
 SWAP_ROUNDS_6.12 := 100
@@ -68,16 +68,16 @@ NAME_BYTES_6.1	:= classes
 NAME_BYTES_7.3	:= classes
 
 # Seconds of random ccctl operations t_58_ccctl_model checks against its
-# model: a minute on the primary kernel (with the self-test of its shrinker,
-# which is the same on every kernel), 20 s where two guests share a slot of
-# make test (make model runs thousands of operations on each kernel).
+# model: longest on the primary kernel (with the self-test of its shrinker,
+# which is the same on every kernel), shorter where two guests share a slot
+# of make test (make model runs thousands of operations on each kernel).
 MODEL_SECS_6.12	:= 60
 MODEL_SECS_6.1	:= 10
 MODEL_SECS_7.3	:= 10
 
-# Seconds of churn under flows in t_57_soak: a minute on the primary
-# kernel; 20 s on 6.1 and 7.3, which share a slot of make test that has
-# almost no time to spare (make soak runs 600 on one kernel).
+# Seconds of churn under flows in t_57_soak: longest on the primary
+# kernel; shorter on the two that share a slot of make test, which has
+# almost no time to spare (make soak: SOAK_SECS in the Makefile).
 SOAK_SECS_6.12	:= 60
 SOAK_SECS_6.1	:= 20
 SOAK_SECS_7.3	:= 20

@@ -317,6 +317,13 @@ flow_metrics() {
 	}' "$1"
 }
 
+# mark TEXT: TEXT in the trace, dated by its clock.  Only a traced run
+# (single) has one: with tracing off the kernel refuses the write (EBADF),
+# and the shares need no marks.
+mark() {
+	[ "$(cat "$TRACEFS/tracing_on")" = 1 ] && echo "$1" > "$TRACEFS/trace_marker"
+}
+
 # stall_driver T0 LEN GAP SEED: the stalls of one run (see the header), from
 # uptime T0, the start of the flow; each one dated in the trace.  Prints how
 # many it made.
@@ -324,11 +331,11 @@ stall_driver() {
 	local t0=$1 len=$2 n=0 at
 	while read -r at; do
 		sleep_until "$t0" "$at"
-		echo "stall $len" > "$TRACEFS/trace_marker"
+		mark "stall $len"
 		in_rcv tc qdisc change dev veth-r parent 1:1 handle 20: plug block < /dev/null
 		sleep_until "$t0" "$(awk -v a="$at" -v l="$len" 'BEGIN { print a + l }')"
 		in_rcv tc qdisc change dev veth-r parent 1:1 handle 20: plug release_indefinite
-		echo "release" > "$TRACEFS/trace_marker"
+		mark release
 		n=$((n + 1))
 	done <<< "$(awk -v skip="$SKIP" -v secs="$SECS" -v len="$2" -v gap="$3" -v seed="$4" 'BEGIN {
 		srand(seed)

@@ -52,6 +52,11 @@ refused "set-default to an unknown name" "nosuch is not a registered congestion 
 refused "migrate to an unknown name" "nosuch is not a registered congestion control" \
 	ccctl migrate bpf_bic nosuch
 refused "status of an unknown name" "nosuch is not registered by ccctl" ccctl status nosuch
+# Under --json the one line is a JSON object, as scripts reading JSON expect.
+refused "status --json of an unknown name" '{"error":"nosuch is not registered by ccctl"}' \
+	ccctl status nosuch --json
+check_cmp "... which jq reads" "$(ccctl status nosuch --json 2>&1 >/dev/null | jq -r .error)" = \
+	"nosuch is not registered by ccctl"
 
 ccctl set-default bpf_bic >/dev/null
 refused "unregister of the default" "bpf_bic is the default" ccctl unregister bpf_bic

@@ -13,8 +13,8 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-# One swap and one migrate each: 100 on the primary kernel, fewer on the
-# others (vm-image/versions.mk, by way of suite.conf).
+# One swap and one migrate each, SWAP_ROUNDS times (SWAP_ROUNDS_K in
+# vm-image/versions.mk, by way of suite.conf; this default when absent).
 SWAP_ROUNDS=100
 # written per kernel by the build
 # shellcheck source=/dev/null

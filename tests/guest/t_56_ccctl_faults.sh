@@ -23,7 +23,7 @@
 # moves the rest.  A bpffs that refuses the pin gets one line and no
 # registration.
 # Then the lock: a second ccctl waits for the one that holds it, and after
-# LOCK_WAIT_S (5 s) gives up in one "busy" line, changing nothing.
+# LOCK_WAIT_S (loader/pins.c) gives up in one "busy" line, changing nothing.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -192,7 +192,7 @@ check "unregister while another holds the lock: waits, then works" ccctl unregis
 check "... after the holder let go" test -e /tmp/t56.released
 wait "$holder"
 
-# ... up to 5 s, then gives up in one line and changes nothing.  (-o: the
+# ... up to LOCK_WAIT_S, then gives up in one line and changes nothing.  (-o: the
 # lock stays with flock, which the kill ends, not with its sleep, which
 # would hold it for the next test.)
 flock -o "$pins" sleep 60 &

@@ -5,8 +5,8 @@
 #
 # Only the initial namespace may make a restricted algorithm (one not in
 # net.ipv4.tcp_allowed_congestion_control) the default.  The kernel refuses
-# the others with EPERM, but 6.1.176 and 6.12.95 take a reference on the
-# algorithm first and keep it: a module that can no longer be unloaded, a
+# the others with EPERM, but kernels without the fix (EPERM_LEAK in
+# vm-image/versions.mk) take a reference on the algorithm first and keep it: a module that can no longer be unloaded, a
 # BPF struct_ops map that outlives its unregistration.  ccctl refuses before
 # the kernel is asked; t_90 then finds no struct_ops map left behind.  The
 # last check triggers the bug on purpose, once, with the kernel's own bic

@@ -58,7 +58,9 @@ t "the method names the reorder points" has "$md" "Points: 2%."
 t "the findings section" has "$md" "## What the data says"
 t "the findings: one table per family" test "$(grep -c '^### .* family$' "$md")" -eq 2
 t "the cost section" has "$md" "## What it cost"
-t "the conclusion's placeholder is included" has "$md" "Not written yet: this text must be rewritten"
+concl=$top/eval/study-conclusion.md
+t "the hand-written conclusion is included whole" test \
+	"$(sed -n '/^## Conclusion$/,$p' "$md" | head -n "$(wc -l < "$concl")")" = "$(cat "$concl")"
 
 for ca in "${algs[@]}"; do
 	for fp in "reorder 2 2%" "stall 1:2 1 s every ~2 s"; do
