@@ -77,7 +77,7 @@ int reg_open(const char *name, struct reg *r)
 
 int reg_pin(int fd, const char *name, const char *path)
 {
-	struct pin pin;
+	struct pin pin = {};
 	int err;
 
 	pin_paths(name, &pin);
@@ -173,7 +173,7 @@ static int each_assignment_of(void *ctx, const char *name)
 	struct assign_walk *w = ctx;
 	struct assignment a;
 	struct dirent *de;
-	struct pin pin;
+	struct pin pin = {};
 	int err = 0;
 	DIR *d;
 

@@ -45,7 +45,7 @@ static int register_failed(const char *name)
 static int register_link(const struct ca_obj *ca)
 {
 	struct bpf_link *link;
-	struct pin pin;
+	struct pin pin = {};
 	__u32 link_id, map;
 	int err;
 
@@ -76,7 +76,7 @@ static int register_map(const struct ca_obj *ca)
 {
 	int fd = bpf_map__fd(ca->ops);
 	struct bpf_link *reg;
-	struct pin pin;
+	struct pin pin = {};
 	__u32 id;
 	int err;
 
