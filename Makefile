@@ -6,6 +6,7 @@
 #   make		everything the guests need, built (BPF, tools, initramfs)
 #   make demo	install what is missing, boot the guest, run a bpf_bic flow
 #   make test	host unit tests + make vm-test, on every kernel of KERNELS
+#   make test-latest	make test on the newest cloud kernels of the mirror (bookworm, trixie, trixie-backports)
 #   make vm-test	build everything, boot the guest, run the guest suite
 #   make unit-test	the host unit tests alone
 #   make plots	cwnd-over-time PNGs in build/plots
@@ -37,6 +38,10 @@ include vm-image/versions.mk
 # --- what a user sets --------------------------------------------------------
 # Guest kernels to build for and run on; the first one is the primary.
 KERNELS		?= $(KERNELS_ALL)
+# KERNELS=latest: the latest lane's (vm-image/versions.mk).
+ifeq ($(strip $(KERNELS)),latest)
+override KERNELS := $(LATEST_KERNELS)
+endif
 
 # User-space C: CFLAGS, CPPFLAGS and LDFLAGS reach every compile and link
 # of the project's C, after its own includes and warnings (make deb uses

@@ -4,7 +4,7 @@
 # what only the tests use), each kernel's own tree and initramfs, and the
 # targets that boot them: vm-test, test, demo, soak.
 
-.PHONY: initramfs vm-test test-build test demo soak
+.PHONY: initramfs vm-test test-build test test-latest demo soak
 
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
@@ -97,6 +97,15 @@ test: test-build
 		--unit tests/unit/test_study_report.sh \
 		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" $(HARDENING_UNIT) $(DEBIAN_JOB) \
 		-- $(GUEST_CMD)
+
+# make test-latest: make test on the newest cloud kernels of the mirror
+# (the latest lane, vm-image/versions.mk), resolved again first; the
+# versions it ran close its output.
+test-latest:
+	$(Q)rm -f $(LATEST_MK)
+	$(Q)$(MAKE) --no-print-directory test KERNELS="$(LATEST_KERNELS)"; rc=$$?; \
+		echo "latest lane: $$(sed -n 's/^KPKG_\(latest-[a-z-]*\)[[:space:]]*:= /\1 /p' \
+			$(LATEST_MK) | paste -sd' ' | sed 's/ \(latest-\)/, \1/g')"; exit $$rc
 
 demo: $(call initrd,$(KGUEST))
 	$(call msg,VM,demo on $(KGUEST))

@@ -25,6 +25,20 @@ $(STAMP_DEPS_KBUILD): vm-image/host-deps.sh | $(STAMP_DEPS)
 
 FETCH		= ./vm-image/fetch-debs.sh $(BUILD) "$(DEB_SUITES)"
 
+# --- the latest lane (versions.mk) -----------------------------------------------
+# Its kernels are resolved from the mirror once, into build/latest.mk, when
+# KERNELS names them (make test-latest resolves them again first).
+LATEST_MK	:= $(BUILD)/latest.mk
+ifneq ($(filter $(LATEST_KERNELS),$(KERNELS)),)
+include $(LATEST_MK)
+KERNELS_ALL	+= $(LATEST_KERNELS)
+DEB_SUITES	+= $(LATEST_SUITES)
+endif
+
+$(LATEST_MK): vm-image/latest.sh vm-image/mirror.sh
+	$(call msg,RESOLVE,$@ (the newest cloud kernels on the mirror))
+	$(Q)mkdir -p $(@D) && ./vm-image/latest.sh $(BUILD) "$(EPERM_LEAK_FIXED)" > $@.new && mv $@.new $@
+
 # --- BPF userspace, pinned, unpacked into the build folder -------------------
 $(BUILD)/debs/.fetched-tools: vm-image/versions.mk vm-image/fetch-debs.sh | $(STAMP_DEPS)
 	$(call msg,FETCH,bpftool $(BPFTOOL_VER) libbpf $(LIBBPF_VER))

@@ -2,8 +2,8 @@
 # Download pinned packages into a private apt tree, so the machine's own apt
 # configuration and package state are left untouched.  The private sources
 # name SUITES (space-separated, e.g. "bookworm trixie-backports") on the
-# mirror of the host's own bookworm sources; the pinned version picks the
-# suite.
+# mirror of the host's own bookworm sources (the -security ones on its
+# security mirror); the pinned version picks the suite.
 #
 # usage: fetch-debs.sh OUTDIR SUITES PKG=VERSION...
 set -euo pipefail
@@ -15,11 +15,17 @@ out=$(realpath -m "$1") suites=$2
 shift 2
 
 mirror=$("$(dirname "$0")/mirror.sh")
+security=""
 
 apt_dir="$out/apt"
 mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$out/debs"
 for s in $suites; do
-	echo "deb $mirror $s main"
+	case $s in
+	*-security)
+		[ -n "$security" ] || security=$("$(dirname "$0")/mirror.sh" security)
+		echo "deb $security $s main" ;;
+	*) echo "deb $mirror $s main" ;;
+	esac
 done > "$apt_dir/sources.list"
 
 apt_opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o "Dir::Etc::sourceparts=-"

@@ -89,6 +89,9 @@ SOAK_SECS_7.3	:= 20
 EPERM_LEAK_6.12	:= yes
 EPERM_LEAK_6.1	:= yes
 EPERM_LEAK_7.3	:= no
+# Where the fix is: from 6.12.117 in 6.12, in every series from 7.0 (the
+# latest lane's expectation, vm-image/latest.sh; older series: the leak).
+EPERM_LEAK_FIXED := 6.12.117 7.0
 
 # Kernels whose modules are built in a Debian root of another suite
 # (vm-image/mkroot.sh), because the host cannot run their kbuild: 7.3's
@@ -97,3 +100,14 @@ EPERM_LEAK_7.3	:= no
 # kmod-in-root.sh checks that the root's compiler is exactly the kernel's.
 KBUILD_ROOT_7.3	:= trixie
 KBUILD_ROOT_PKGS_trixie := gcc-14 make libc6-dev libelf1t64
+
+# The latest lane (make test-latest, KERNELS=latest): the newest cloud
+# kernel of bookworm(-security), trixie(-security) and trixie-backports,
+# resolved from the mirror by vm-image/latest.sh into build/latest.mk
+# (their KVER_, KPKG_, KIMG_, KHDR_, KSRC_, EPERM_LEAK_, KBUILD_ROOT_).
+# Their suites, and what their guests take: what the pins other than the
+# primary take.
+LATEST_KERNELS	:= latest-bookworm latest-trixie latest-trixie-bpo
+LATEST_SUITES	:= bookworm-security trixie trixie-security
+$(foreach k,$(LATEST_KERNELS),$(foreach v,SWAP_ROUNDS T60_REFS NAME_BYTES MODEL_SECS SOAK_SECS,\
+	$(eval $(v)_$(k) := $$($(v)_7.3))))
