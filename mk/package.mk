@@ -58,12 +58,17 @@ install-data: $(INSTALL_DATA_FILES)
 # adds to hardening=+all and bookworm's (1.21) does not know: appended as
 # a package's maintainer would (DEB_CFLAGS_MAINT_APPEND).  What
 # hardening-check says of the result: tests/unit/test_hardening.sh.  The
-# BPF objects are the same as the guest's.
+# BPF objects are the same as the guest's.  The package's
+# Static-Built-Using names the libbpf linked in: the source package and
+# version of the very libbpf-dev .deb that LIBBPF_A was unpacked from
+# (the version in its Source field when that has one: libbpf-dev's own
+# version has an epoch, 1:, that the source package libbpf's has not).
 DEB_VERSION	:= $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 DEB		:= $(BUILD)/deb/bpf-bic_$(DEB_VERSION)_amd64.deb
 PKG_OUT		:= $(BUILD)/pkg
 DEB_BUILD_MAINT_OPTIONS ?= hardening=+all
 DEB_CFLAGS_MAINT_APPEND ?= -fstack-clash-protection -fcf-protection
+LIBBPF_DEB	:= $(BUILD)/debs/libbpf-dev_$(subst :,%3a,$(LIBBPF_VER))_amd64.deb
 
 # $(call dpkg_flags,CFLAGS): what dpkg-buildflags says, asked once.
 dpkg_flags = $(or $(DPKG_$(1)),$(eval DPKG_$(1) := $$(shell \
@@ -79,11 +84,14 @@ deb: $(DEB)
 	@echo $(DEB)
 
 $(DEB): $(call install_exec_files,$(PKG_OUT)) $(INSTALL_DATA_FILES) $(wildcard debian/* debian/source/*) \
-		README.md | $(STAMP_DEPS)
+		README.md $(LIBBPF_A) | $(STAMP_DEPS)
 	$(call msg,DEB,$@)
 	$(Q)rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/bpf-bic
 	$(Q)cp -r debian README.md $(BUILD)/deb/bpf-bic/
-	$(Q)cd $(BUILD)/deb/bpf-bic && TOP=$(CURDIR) SBIN_FROM=$(PKG_OUT) dpkg-buildpackage -b -us -uc \
+	$(Q)src=$$(dpkg-deb -f $(LIBBPF_DEB) Source) && ver=$$(dpkg-deb -f $(LIBBPF_DEB) Version) && \
+	case $$src in *'('*) ver=$${src#*(}; ver=$${ver%)}; src=$${src%% *};; esac && \
+	cd $(BUILD)/deb/bpf-bic && TOP=$(CURDIR) SBIN_FROM=$(PKG_OUT) \
+		LIBBPF_BUILT_USING="$${src:-libbpf} (= $$ver)" dpkg-buildpackage -b -us -uc \
 		> ../build.log 2>&1 || { tail -n 20 ../build.log >&2; exit 1; }
 
 # --- the Debian package on a real Debian guest ------------------------------
