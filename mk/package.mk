@@ -124,4 +124,7 @@ DEBIAN_JOB	= --job "debian=$(MAKE) --no-print-directory $(BUILD)/debian/.root-do
 TEST_DEB	= $(DEBIAN_TEST_DEB)
 # The package's binaries, built on the way to it: their hardening.
 HARDENING_UNIT	= --unit "tests/unit/test_hardening.sh $(PKG_OUT) $(LIBBPF_A)"
+# The package itself: what bookworm's lintian (the host's) says of it,
+# ~30 s on one core.
+LINTIAN_UNIT	= --unit "tests/unit/test_lintian.sh $(TEST_DEB)"
 endif
