@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# On a real host: make install, make deb, and make debian-test, the package
-# installed, rebooted and removed on a Debian guest.
+# On a real host: make install, make deb, make lintian (trixie's lintian on
+# the package), and make debian-test, the package installed, rebooted and
+# removed on a Debian guest.
 
-.PHONY: install install-exec install-data deb debian-test
+.PHONY: install install-exec install-data deb debian-test lintian
 
 # --- make install ------------------------------------------------------------
 # make install copies what the build made (it builds nothing else) under
@@ -128,3 +129,30 @@ HARDENING_UNIT	= --unit "tests/unit/test_hardening.sh $(PKG_OUT) $(LIBBPF_A)"
 # ~30 s on one core.
 LINTIAN_UNIT	= --unit "tests/unit/test_lintian.sh $(TEST_DEB)"
 endif
+
+# --- make lintian: trixie's lintian on the package ---------------------------
+# What trixie's lintian (2.122) says of the package, the same test as make
+# test's, from a trixie root of its own, build/roots/lintian-trixie
+# (mkroot.sh, cached): not the kbuild root build/roots/trixie, whose
+# package list is the kernel's toolchain and nothing else.  Not in make
+# test: its debootstrap takes ~10 minutes on a fresh machine.  The root is
+# remade when the suite or the package list changes (a stamp of the two),
+# not on every change of versions.mk, which refetches and rebuilds
+# everything else.  perl-openssl-defaults is named too: it provides the
+# virtual perl-openssl-abi-3 that libnet-ssleay-perl (under lintian)
+# depends on, and debootstrap does not resolve virtual packages.
+LINTIAN_ROOT_SUITE := trixie
+LINTIAN_ROOT_PKGS := lintian perl-openssl-defaults
+LINTIAN_ROOT	:= $(BUILD)/roots/lintian-$(LINTIAN_ROOT_SUITE)
+
+$(LINTIAN_ROOT).pkgs: FORCE | $(STAMP_DEPS)
+	$(Q)echo '$(LINTIAN_ROOT_SUITE) $(LINTIAN_ROOT_PKGS)' | cmp -s - $@ || \
+		echo '$(LINTIAN_ROOT_SUITE) $(LINTIAN_ROOT_PKGS)' > $@
+
+$(LINTIAN_ROOT)/.done: vm-image/mkroot.sh vm-image/mirror.sh $(LINTIAN_ROOT).pkgs | $(STAMP_DEPS)
+	$(call msg,ROOT,$(@D) (debootstrap $(LINTIAN_ROOT_SUITE): $(LINTIAN_ROOT_PKGS)))
+	$(Q)./vm-image/mkroot.sh $(@D) $(LINTIAN_ROOT_SUITE) $(LINTIAN_ROOT_PKGS)
+	$(Q)touch $@
+
+lintian: $(DEBIAN_TEST_DEB) $(LINTIAN_ROOT)/.done
+	$(Q)tests/unit/test_lintian.sh $(DEBIAN_TEST_DEB) $(LINTIAN_ROOT)
