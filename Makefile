@@ -20,6 +20,7 @@
 #   make kpatch-kernel-test	a whole 6.12 built with patches/ (~40 min), tested
 #   make install	ccctl, bictrace, the objects, bpf-bic.service (PREFIX, DESTDIR)
 #   make deb	the Debian package, build/deb/bpf-bic_VERSION_amd64.deb
+#   make lintian	trixie's lintian on the package (bookworm's is in make test)
 #   make debian-test	the Debian package installed, rebooted and removed on a Debian guest
 #   make clean	build products (distclean: all of build/, downloads too)
 #   make help	this list

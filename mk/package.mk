@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# On a real host: make install, make deb, and make debian-test, the package
-# installed, rebooted and removed on a Debian guest.
+# On a real host: make install, make deb, make lintian (trixie's lintian on
+# the package), and make debian-test, the package installed, rebooted and
+# removed on a Debian guest.
 
-.PHONY: install install-exec install-data deb debian-test
+.PHONY: install install-exec install-data deb debian-test lintian
 
 # --- make install ------------------------------------------------------------
 # make install copies what the build made (it builds nothing else) under
@@ -58,12 +59,17 @@ install-data: $(INSTALL_DATA_FILES)
 # adds to hardening=+all and bookworm's (1.21) does not know: appended as
 # a package's maintainer would (DEB_CFLAGS_MAINT_APPEND).  What
 # hardening-check says of the result: tests/unit/test_hardening.sh.  The
-# BPF objects are the same as the guest's.
+# BPF objects are the same as the guest's.  The package's
+# Static-Built-Using names the libbpf linked in: the source package and
+# version of the very libbpf-dev .deb that LIBBPF_A was unpacked from
+# (the version in its Source field when that has one: libbpf-dev's own
+# version has an epoch, 1:, that the source package libbpf's has not).
 DEB_VERSION	:= $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 DEB		:= $(BUILD)/deb/bpf-bic_$(DEB_VERSION)_amd64.deb
 PKG_OUT		:= $(BUILD)/pkg
 DEB_BUILD_MAINT_OPTIONS ?= hardening=+all
 DEB_CFLAGS_MAINT_APPEND ?= -fstack-clash-protection -fcf-protection
+LIBBPF_DEB	:= $(BUILD)/debs/libbpf-dev_$(subst :,%3a,$(LIBBPF_VER))_amd64.deb
 
 # $(call dpkg_flags,CFLAGS): what dpkg-buildflags says, asked once.
 dpkg_flags = $(or $(DPKG_$(1)),$(eval DPKG_$(1) := $$(shell \
@@ -79,11 +85,14 @@ deb: $(DEB)
 	@echo $(DEB)
 
 $(DEB): $(call install_exec_files,$(PKG_OUT)) $(INSTALL_DATA_FILES) $(wildcard debian/* debian/source/*) \
-		README.md | $(STAMP_DEPS)
+		README.md $(LIBBPF_A) | $(STAMP_DEPS)
 	$(call msg,DEB,$@)
 	$(Q)rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/bpf-bic
 	$(Q)cp -r debian README.md $(BUILD)/deb/bpf-bic/
-	$(Q)cd $(BUILD)/deb/bpf-bic && TOP=$(CURDIR) SBIN_FROM=$(PKG_OUT) dpkg-buildpackage -b -us -uc \
+	$(Q)src=$$(dpkg-deb -f $(LIBBPF_DEB) Source) && ver=$$(dpkg-deb -f $(LIBBPF_DEB) Version) && \
+	case $$src in *'('*) ver=$${src#*(}; ver=$${ver%)}; src=$${src%% *};; esac && \
+	cd $(BUILD)/deb/bpf-bic && TOP=$(CURDIR) SBIN_FROM=$(PKG_OUT) \
+		LIBBPF_BUILT_USING="$${src:-libbpf} (= $$ver)" dpkg-buildpackage -b -us -uc \
 		> ../build.log 2>&1 || { tail -n 20 ../build.log >&2; exit 1; }
 
 # --- the Debian package on a real Debian guest ------------------------------
@@ -116,4 +125,34 @@ DEBIAN_JOB	= --job "debian=$(MAKE) --no-print-directory $(BUILD)/debian/.root-do
 TEST_DEB	= $(DEBIAN_TEST_DEB)
 # The package's binaries, built on the way to it: their hardening.
 HARDENING_UNIT	= --unit "tests/unit/test_hardening.sh $(PKG_OUT) $(LIBBPF_A)"
+# The package itself: what bookworm's lintian (the host's) says of it,
+# ~30 s on one core.
+LINTIAN_UNIT	= --unit "tests/unit/test_lintian.sh $(TEST_DEB)"
 endif
+
+# --- make lintian: trixie's lintian on the package ---------------------------
+# What trixie's lintian (2.122) says of the package, the same test as make
+# test's, from a trixie root of its own, build/roots/lintian-trixie
+# (mkroot.sh, cached): not the kbuild root build/roots/trixie, whose
+# package list is the kernel's toolchain and nothing else.  Not in make
+# test: its debootstrap takes ~10 minutes on a fresh machine.  The root is
+# remade when the suite or the package list changes (a stamp of the two),
+# not on every change of versions.mk, which refetches and rebuilds
+# everything else.  perl-openssl-defaults is named too: it provides the
+# virtual perl-openssl-abi-3 that libnet-ssleay-perl (under lintian)
+# depends on, and debootstrap does not resolve virtual packages.
+LINTIAN_ROOT_SUITE := trixie
+LINTIAN_ROOT_PKGS := lintian perl-openssl-defaults
+LINTIAN_ROOT	:= $(BUILD)/roots/lintian-$(LINTIAN_ROOT_SUITE)
+
+$(LINTIAN_ROOT).pkgs: FORCE | $(STAMP_DEPS)
+	$(Q)echo '$(LINTIAN_ROOT_SUITE) $(LINTIAN_ROOT_PKGS)' | cmp -s - $@ || \
+		echo '$(LINTIAN_ROOT_SUITE) $(LINTIAN_ROOT_PKGS)' > $@
+
+$(LINTIAN_ROOT)/.done: vm-image/mkroot.sh vm-image/mirror.sh $(LINTIAN_ROOT).pkgs | $(STAMP_DEPS)
+	$(call msg,ROOT,$(@D) (debootstrap $(LINTIAN_ROOT_SUITE): $(LINTIAN_ROOT_PKGS)))
+	$(Q)./vm-image/mkroot.sh $(@D) $(LINTIAN_ROOT_SUITE) $(LINTIAN_ROOT_PKGS)
+	$(Q)touch $@
+
+lintian: $(DEBIAN_TEST_DEB) $(LINTIAN_ROOT)/.done
+	$(Q)tests/unit/test_lintian.sh $(DEBIAN_TEST_DEB) $(LINTIAN_ROOT) unknown-field
