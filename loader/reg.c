@@ -173,6 +173,12 @@ static int refuse_routes(void *ctx, const char *netns)
 	return route_each_congctl(ctx, refuse_route, rn);
 }
 
+/* One walk over the namespaces: each one's default, then its routes. */
+static int refuse_in_netns(void *ctx, const char *netns)
+{
+	return refuse_default(ctx, netns) ?: refuse_routes(ctx, netns);
+}
+
 /*
  * Detach, rather than only unpin, so that no stray fd keeps it registered;
  * a map that is no longer registered is only unpinned.
@@ -200,9 +206,7 @@ int do_unregister(const struct cmd_args *a)
 	err = reg_open(name, &r);
 	if (err)
 		return err;
-	err = for_each_netns(refuse_default, (void *)name);
-	if (!err)
-		err = for_each_netns(refuse_routes, (void *)name);
+	err = for_each_netns(refuse_in_netns, (void *)name);
 	if (!err)
 		err = cgroup_each_assigned(name, refuse_assigned, (void *)name);
 	if (err)
