@@ -54,16 +54,69 @@ void jw_end_array(struct json_writer *w)
 	jw_close(w, ']');
 }
 
-static void jw_quoted(FILE *f, const char *s)
+/*
+ * The length of the UTF-8 sequence at s (1-4), or 0 where s starts none:
+ * a stray continuation byte, an overlong form, a surrogate, a code point
+ * past U+10FFFF, or a sequence cut short (RFC 3629's table).
+ */
+static int utf8_len(const unsigned char *s)
 {
+	unsigned char lo = 0x80, hi = 0xbf;
+	int i, n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;	/* overlong */
+	else if (s[0] == 0xed)
+		hi = 0x9f;	/* U+D800-DFFF */
+	else if (s[0] == 0xf0)
+		lo = 0x90;	/* overlong */
+	else if (s[0] == 0xf4)
+		hi = 0x8f;	/* past U+10FFFF */
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
+ * Names come from the kernel as bytes (a cgroup's may hold any but '/'),
+ * and JSON text is UTF-8: valid UTF-8 is written as it is, '"', '\\' and
+ * the control characters escaped; a byte that is not part of valid UTF-8
+ * is written as the lone surrogate U+DC00 + byte ("\udce9" for 0xe9), the
+ * escape Python's surrogateescape (PEP 383) reads back to the same byte.
+ * So the output is always UTF-8 and grammatical JSON, and no two names
+ * look alike; a reader that cannot keep a lone surrogate (jq shows U+FFFD,
+ * RFC 8259 8.2) still sees where the byte was.
+ */
+static void jw_quoted(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	int n;
+
 	fputc('"', f);
-	for (; *s; s++) {
+	while (*s) {
+		n = utf8_len(s);
 		if (*s == '"' || *s == '\\')
 			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
+		else if (*s < 0x20 || *s == 0x7f)
 			fprintf(f, "\\u%04x", *s);
+		else if (!n)
+			fprintf(f, "\\udc%02x", *s);
 		else
-			fputc(*s, f);
+			fwrite(s, 1, n, f);
+		s += n ?: 1;
 	}
 	fputc('"', f);
 }
@@ -137,14 +190,31 @@ static const char *plain_value(char *buf, size_t size, const struct value *v,
 	return "";
 }
 
+/*
+ * A cell as a person reads it, on one line whatever the name holds: a
+ * control character as \xNN and so '\\' as "\\\\"; other bytes as they are.
+ */
 static void plain_cell(FILE *out, int width, const char *s, bool last)
 {
-	if (width < 0 && !last)
-		fprintf(out, "%-*s", -width, s);
-	else if (width > 0)
-		fprintf(out, "%*s", width, s);
-	else
-		fputs(s, out);
+	int pad = width < 0 ? -width : width, n = 0;
+	const char *c;
+
+	if (last)
+		pad = 0;
+	for (c = s; *c; c++)
+		n += (unsigned char)*c < 0x20 || *c == 0x7f ? 4 : *c == '\\' ? 2 : 1;
+	if (width > 0)
+		fprintf(out, "%*s", pad > n ? pad - n : 0, "");
+	for (c = s; *c; c++) {
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			fprintf(out, "\\x%02x", (unsigned char)*c);
+		else if (*c == '\\')
+			fputs("\\\\", out);
+		else
+			fputc(*c, out);
+	}
+	if (width < 0)
+		fprintf(out, "%*s", pad > n ? pad - n : 0, "");
 	fputc(last ? '\n' : ' ', out);
 }
 

@@ -25,7 +25,7 @@ void jw_start_array(struct json_writer *w);
 void jw_end_array(struct json_writer *w);
 /* The key of the next value in an object. */
 void jw_name(struct json_writer *w, const char *name);
-/* A string: '"', '\\' and control characters escaped. */
+/* A string, escaped as JSON must be; a byte that is not UTF-8 as \udcXX (json.c). */
 void jw_string(struct json_writer *w, const char *s);
 void jw_uint(struct json_writer *w, unsigned long long v);
 void jw_bool(struct json_writer *w, bool v);

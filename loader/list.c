@@ -95,7 +95,7 @@ static int add_registered(void *ctx, const char *name)
 		return 0;
 	if (reg_get(name, &r))
 		return 0;	/* not one of ours */
-	if (!ca_available(name)) {
+	if (!reg_live(&r)) {
 		close(r.fd);	/* stale: see pins_clear_stale() */
 		return 0;
 	}

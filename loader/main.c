@@ -15,9 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/statfs.h>
 #include <linux/capability.h>
-#include <linux/magic.h>
 #include "ccctl.h"
 #include "common.h"
 #include "kfeatures.h"
@@ -312,7 +310,6 @@ static const struct command *parse_command(void)
 
 static int check_system(unsigned int needs)
 {
-	struct statfs fs;
 	int err;
 
 	if (!has_cap(CAP_SYS_ADMIN) || !has_cap(CAP_NET_ADMIN))
@@ -321,8 +318,11 @@ static int check_system(unsigned int needs)
 	if ((needs & NEED_BTF) && access(VMLINUX_BTF, R_OK))
 		return fail(0, "kernel has no BTF (no %s): struct_ops needs CONFIG_DEBUG_INFO_BTF",
 			    VMLINUX_BTF);
-	if ((needs & NEED_BPFFS) && (statfs(BPF_FS, &fs) || fs.f_type != BPF_FS_MAGIC))
-		return fail(0, "no BPF filesystem at %s (mount -t bpf bpf %s)", BPF_FS, BPF_FS);
+	if (needs & NEED_BPFFS) {
+		err = pins_check_fs();
+		if (err)
+			return err;
+	}
 	if (needs & NEED_FEATURES) {
 		err = probe_features(&args.kf);
 		if (err)

@@ -9,13 +9,60 @@
 #include <unistd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
 #include <bpf/bpf.h>
 #include "common.h"
 #include "pins.h"
-#include "sysctl.h"
 
 #define LOCK_WAIT_S	5	/* how long a second ccctl waits for the first */
 #define ASSIGN_PREFIX	"cgroup-"
+/* enum bpf_struct_ops_state, which no uapi header has */
+#define STRUCT_OPS_STATE_INUSE	1
+
+/*
+ * Pins live on the BPF filesystem at BPF_FS, and only while it is the one
+ * they were made on is ccctl's state all there.  A second bpffs mounted
+ * over it (a second "mount -t bpf", a container runtime's setup run on the
+ * host) hides them: list would show nothing and stop would undo nothing
+ * while everything stays registered.  Mounts of the same bpffs (bind
+ * mounts, propagation) share its device and hide nothing.
+ */
+int pins_check_fs(void)
+{
+	char line[4096], mnt[256], fstype[32], dev[32], first[32] = "";
+	bool hidden = false;
+	struct statfs fs;
+	FILE *f;
+
+	if (statfs(BPF_FS, &fs) || fs.f_type != BPF_FS_MAGIC)
+		return fail(0, "no BPF filesystem at %s (mount -t bpf bpf %s)", BPF_FS, BPF_FS);
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return fail(-errno, "cannot read /proc/self/mountinfo");
+	while (fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - ");
+
+		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT ... - FSTYPE SOURCE OPTIONS */
+		if (!sep || sscanf(line, "%*s %*s %31s %*s %255s", dev, mnt) != 2 ||
+		    sscanf(sep + 3, "%31s", fstype) != 1)
+			continue;
+		if (strcmp(mnt, BPF_FS) || strcmp(fstype, "bpf"))
+			continue;
+		if (!*first)
+			snprintf(first, sizeof(first), "%s", dev);
+		else if (strcmp(first, dev))
+			hidden = true;
+		if (hidden)
+			break;
+	}
+	fclose(f);
+	if (hidden)
+		return fail(0, "a second BPF filesystem (device %s) is mounted over the one at %s "
+			    "(device %s), hiding what ccctl pinned there; umount %s once, or "
+			    "run ccctl where the first is seen", dev, BPF_FS, first, BPF_FS);
+	return 0;
+}
 
 /*
  * flock() on PIN_ROOT, which the kernel drops when its holder exits, killed
@@ -135,6 +182,32 @@ void reg_ids(const struct reg *r, __u32 *link_id, __u32 *map)
 		map_id(r->fd, map);
 }
 
+/*
+ * Whether the kernel still has r registered, in its own words: the sysctl
+ * that lists the algorithms is cut short past about 128 of them.  A link
+ * serves its map until it is detached (and shows map id 0 from then on,
+ * 6.9); a map registered without a link is in use (BPF_STRUCT_OPS_STATE_
+ * INUSE, the second word of its value) until its element is deleted.
+ */
+bool reg_live(const struct reg *r)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info), zero = 0, link_id, map;
+	bool live = false;
+	__u32 *value;
+
+	if (r->is_link)
+		return !link_ids(r->fd, &link_id, &map) && map;
+	if (bpf_map_get_info_by_fd(r->fd, &info, &len) || info.type != BPF_MAP_TYPE_STRUCT_OPS ||
+	    info.value_size < 2 * sizeof(*value))
+		return false;
+	value = calloc(1, info.value_size);
+	if (value && !bpf_map_lookup_elem(r->fd, &zero, value))
+		live = value[1] == STRUCT_OPS_STATE_INUSE;
+	free(value);
+	return live;
+}
+
 /* Unreported, an unreadable PIN_ROOT is the command's to report, or none. */
 static int walk_names(int (*fn)(void *ctx, const char *name), void *ctx, bool report)
 {
@@ -252,18 +325,24 @@ static int clear_assignment(void *ctx, const struct assignment *a)
 	return 0;
 }
 
+/*
+ * A registration's pin is stale once the kernel says the registration is
+ * gone (reg_live()), and then so are all its assignments, as they are
+ * where nothing is pinned; an unreadable pin is left alone.  The directory goes once it is empty.
+ */
 static int clear_name(void *ctx, const char *name)
 {
-	bool all = !ca_available(name);
 	struct reg r;
+	bool all;
+	int err;
 
+	err = reg_get(name, &r);
+	all = err == -ENOENT || (!err && !reg_live(&r));
 	each_assignment(name, clear_assignment, &all);
-	if (!all)
-		return 0;
-	if (!reg_get(name, &r)) {
-		close(r.fd);
+	if (!err && all)
 		unlink(r.path);
-	}
+	if (!err)
+		close(r.fd);
 	rmdir(r.pin.dir);
 	return 0;
 }

@@ -27,6 +27,9 @@
  * Take the lock on PIN_ROOT (made if need be), waiting for another ccctl up
  * to a few seconds; held until exit.  Reported.
  */
+/* The BPF filesystem at BPF_FS is there and no other hides it; reported. */
+int pins_check_fs(void);
+
 int pins_lock(void);
 
 /* The paths of a registration of NAME.  Names are short, so are these. */
@@ -57,6 +60,9 @@ int reg_pin(int fd, const char *name, const char *path);
 
 /* The ids of a registration; 0 where unreadable (a detached link). */
 void reg_ids(const struct reg *r, __u32 *link_id, __u32 *map_id);
+
+/* The kernel still has r registered (not a pin left by a killed ccctl). */
+bool reg_live(const struct reg *r);
 
 /* The id of a map, and of a struct_ops link and its map. */
 int map_id(int fd, __u32 *id);

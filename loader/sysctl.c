@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include "common.h"
 #include "names.h"
@@ -20,29 +23,62 @@
 #define CA_AVAILABLE	"/proc/sys/net/ipv4/tcp_available_congestion_control"
 #define CA_ALLOWED	"/proc/sys/net/ipv4/tcp_allowed_congestion_control"
 #define CA_DEFAULT	"/proc/sys/net/ipv4/tcp_congestion_control"
+/* The kernel writes the two lists into a buffer of this size (tcp_cong.c). */
+#define TCP_CA_BUF_MAX	2048
 
-/* NAME is among the algorithms the sysctl FILE lists. */
-static bool ca_listed(const char *file, const char *name)
+/*
+ * NAME is among the algorithms the sysctl FILE lists; *cut: the list may
+ * have been cut short, the next name not fitting the kernel's buffer.
+ */
+static bool ca_listed_cut(const char *file, const char *name, bool *cut)
 {
-	char line[4096], *tok, *save;
+	char line[TCP_CA_BUF_MAX * 2], *tok, *save;
 	bool found = false;
 	FILE *f;
 
+	*cut = false;
 	f = fopen(file, "r");
 	if (!f)
 		return false;
 	if (fgets(line, sizeof(line), f)) {
-		for (tok = strtok_r(line, " \n", &save); tok && !found;
-		     tok = strtok_r(NULL, " \n", &save))
+		line[strcspn(line, "\n")] = '\0';
+		*cut = strlen(line) + 1 + CA_NAME_MAX - 1 >= TCP_CA_BUF_MAX;
+		for (tok = strtok_r(line, " ", &save); tok && !found;
+		     tok = strtok_r(NULL, " ", &save))
 			found = !strcmp(tok, name);
 	}
 	fclose(f);
 	return found;
 }
 
+static bool ca_listed(const char *file, const char *name)
+{
+	bool cut;
+
+	return ca_listed_cut(file, name, &cut);
+}
+
+/*
+ * Past about 128 names the kernel cuts tcp_available_congestion_control
+ * short (with a WARNING).  A list that may have been cut is not believed
+ * on what it lacks: a socket asks the kernel, whose TCP_CONGESTION finds
+ * every registered algorithm (loading a module of that name first, as a
+ * write to the default does).  The socket takes and drops a reference.
+ */
 bool ca_available(const char *name)
 {
-	return ca_listed(CA_AVAILABLE, name);
+	bool found, cut;
+	int fd;
+
+	found = ca_listed_cut(CA_AVAILABLE, name, &cut);
+	if (found || !cut)
+		return found;
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return false;
+	found = !setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name, strlen(name));
+	close(fd);
+	return found;
 }
 
 /*

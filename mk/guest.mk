@@ -42,8 +42,8 @@ $(GUEST)/.done: $(call install_exec_files,$(BUILD)/loader) $(BPF_TEST_OBJS) $(GU
 # reads from /boot/config-$(uname -r): these kernels have no /proc/config.gz.
 define guest_rules
 $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
-		$(call kdir,$(1))/kmod/tcp_bic_ref.ko $(call kpatch_kos,$(1)) \
-		$(call kdir,$(1))/kpatch/checkpatch/.ok
+		$(call kdir,$(1))/kmod/tcp_bic_ref.ko $(call kdir,$(1))/testkmod/tcp_ca_many.ko \
+		$(call kpatch_kos,$(1)) $(call kdir,$(1))/kpatch/checkpatch/.ok
 	$$(call msg,GUEST,$(call kdir,$(1))/guest)
 	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod/patched
 	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
@@ -51,7 +51,8 @@ $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
 		$(SWAP_ROUNDS_$(1)) $(EPERM_LEAK_$(1)) "$(T60_REFS_$(1))" $(NAME_BYTES_$(1)) \
 		$(MODEL_SECS_$(1)) $(SOAK_SECS_$(1)) $(if $(filter $(1),$(KERNEL_PRIMARY)),yes,no) \
 		> $$(@D)/opt/bic/suite.conf
-	$(Q)cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $$(@D)/opt/bic/kmod/
+	$(Q)cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $(call kdir,$(1))/testkmod/tcp_ca_many.ko \
+		$$(@D)/opt/bic/kmod/
 	$(Q)for s in $(KPATCH_SETS); do mkdir -p $$(@D)/opt/bic/kmod/patched/$$$$s && \
 		cp $(call kdir,$(1))/kpatch/$$$$s/ko/tcp_bic.ko $(call kdir,$(1))/kpatch/$$$$s/applied \
 			$$(@D)/opt/bic/kmod/patched/$$$$s/ || exit 1; done
@@ -94,7 +95,8 @@ test: test-build
 	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) $(foreach u,$(UNIT_TESTS),--unit $(u)) \
 		--unit "tests/unit/test_drill_model.sh $(BUILD)/drill/model drill/scripts" \
 		--unit tests/unit/test_study_report.sh \
-		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" $(DEBIAN_JOB) -- $(GUEST_CMD)
+		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" $(HARDENING_UNIT) $(DEBIAN_JOB) \
+		-- $(GUEST_CMD)
 
 demo: $(call initrd,$(KGUEST))
 	$(call msg,VM,demo on $(KGUEST))

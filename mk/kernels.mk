@@ -146,6 +146,8 @@ $(foreach k,$(KERNELS_ALL),$(eval $(call kernel_rules,$(k))) $(eval $(call kpatc
 	$(eval $(call kpatch_kernel_rules,$(k))) \
 	$(eval $(call kmod_rule,$(k),$(call kdir,$(k))/kmod/tcp_bic_ref.ko,kmod,\
 		kmod/tcp_bic_ref.c kmod/Kbuild)) \
+	$(eval $(call kmod_rule,$(k),$(call kdir,$(k))/testkmod/tcp_ca_many.ko,tests/kmod,\
+		tests/kmod/tcp_ca_many.c tests/kmod/Kbuild)) \
 	$(foreach s,$(KPATCH_SETS),$(eval $(call kpatch_set_rule,$(k),$(s))) \
 		$(eval $(call kmod_rule,$(k),$(call kdir,$(k))/kpatch/$(s)/ko/tcp_bic.ko,\
 			$(call kdir,$(k))/kpatch/$(s)/mod,$(call kdir,$(k))/kpatch/$(s)/mod/tcp_bic.c))))

@@ -53,16 +53,22 @@ install-data: $(INSTALL_DATA_FILES)
 # were built first, by the loader's rules (mk/tools.mk), with what
 # dpkg-buildflags gives a Debian package instead of CFLAGS, CPPFLAGS and
 # LDFLAGS: hardening=+all (PIE, read-only relocations and immediate
-# binding, fortify, stack protector).  The BPF objects are the same as the
-# guest's.
+# binding, fortify, stack protector), and stack clash protection and
+# control flow protection (-fcf-protection), which trixie's dpkg (1.22)
+# adds to hardening=+all and bookworm's (1.21) does not know: appended as
+# a package's maintainer would (DEB_CFLAGS_MAINT_APPEND).  What
+# hardening-check says of the result: tests/unit/test_hardening.sh.  The
+# BPF objects are the same as the guest's.
 DEB_VERSION	:= $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 DEB		:= $(BUILD)/deb/bpf-bic_$(DEB_VERSION)_amd64.deb
 PKG_OUT		:= $(BUILD)/pkg
 DEB_BUILD_MAINT_OPTIONS ?= hardening=+all
+DEB_CFLAGS_MAINT_APPEND ?= -fstack-clash-protection -fcf-protection
 
 # $(call dpkg_flags,CFLAGS): what dpkg-buildflags says, asked once.
 dpkg_flags = $(or $(DPKG_$(1)),$(eval DPKG_$(1) := $$(shell \
-	DEB_BUILD_MAINT_OPTIONS='$(DEB_BUILD_MAINT_OPTIONS)' dpkg-buildflags --get $(1)))$(DPKG_$(1)))
+	DEB_BUILD_MAINT_OPTIONS='$(DEB_BUILD_MAINT_OPTIONS)' \
+	DEB_CFLAGS_MAINT_APPEND='$(DEB_CFLAGS_MAINT_APPEND)' dpkg-buildflags --get $(1)))$(DPKG_$(1)))
 
 $(eval $(call loader_rules,$(PKG_OUT)))
 $(PKG_OUT)/%: override CFLAGS = $(call dpkg_flags,CFLAGS)
@@ -108,4 +114,6 @@ debian-test: $(DEBIAN_TEST_DEB) $(BUILD)/debian/.root-done
 ifneq ($(filter $(KPRIMARY),$(KERNELS)),)
 DEBIAN_JOB	= --job "debian=$(MAKE) --no-print-directory $(BUILD)/debian/.root-done && $(DEBIAN_RUN)"
 TEST_DEB	= $(DEBIAN_TEST_DEB)
+# The package's binaries, built on the way to it: their hardening.
+HARDENING_UNIT	= --unit "tests/unit/test_hardening.sh $(PKG_OUT) $(LIBBPF_A)"
 endif

@@ -109,8 +109,8 @@ $(BUILD)/tests/ackcost: tests/tools/ackcost.c $(LIBBPF_A) | $(BUILD)/bpf/ackcost
 		-MMD -MP $< $(LOADER_LIBS) -o $@
 
 # --- host unit tests -----------------------------------------------------------
-UNIT_TESTS	:= $(BUILD)/tests/test_bic_math $(BUILD)/tests/test_names $(BUILD)/tests/test_ccobserve \
-		   tests/unit/test_model.sh
+UNIT_TESTS	:= $(BUILD)/tests/test_bic_math $(BUILD)/tests/test_names $(BUILD)/tests/test_json \
+		   $(BUILD)/tests/test_ccobserve tests/unit/test_model.sh
 
 # t_58's generator, model and shrinker (tests/guest/model/) against a stub,
 # and ccobserve's reader of ccctl list --json
@@ -124,7 +124,8 @@ $(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c | $(STAMP_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) -Ibpf $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) $(LDFLAGS) -MMD -MP $< -o $@
 
-# test_names: the loader's names.c, built on its own, under test.
+# test_names and test_json: the loader's names.c and json.c, each built on
+# its own, under test.
 $(BUILD)/tests/%.o: tests/unit/%.c | $(STAMP_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) -Iloader $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -134,6 +135,10 @@ $(BUILD)/tests/%.o: loader/%.c | $(STAMP_DEPS)
 	$(Q)mkdir -p $(@D) && $(CC) -Iloader $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/tests/test_names: $(BUILD)/tests/test_names.o $(BUILD)/tests/names.o
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
+
+$(BUILD)/tests/test_json: $(BUILD)/tests/test_json.o $(BUILD)/tests/json.o
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
 

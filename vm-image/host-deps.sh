@@ -9,7 +9,7 @@ set -euo pipefail
 pkgs=(make gcc clang llvm libelf-dev zlib1g-dev libcap-dev pkg-config
       qemu-system-x86 busybox-static kmod cpio xz-utils zstd
       iproute2 iperf3 jq ethtool bash coreutils gnuplot-nox debootstrap
-      debhelper e2fsprogs)
+      debhelper devscripts e2fsprogs)
 [ $# -eq 0 ] || pkgs=("$@")
 
 missing=()

@@ -5,11 +5,14 @@
 # form, good and bad names, bad objects), unregister, swap, migrate,
 # set-default in the initial namespace and in another one, status and list,
 # assign and unassign (cgroup2, mounted here if it is not: two sibling
-# cgroups and a child of one, so that assignments would nest, and two paths
-# that are no cgroup), and opening and closing idle connections
-# (tests/tools/tcphold) on a chosen algorithm or the default, between two
-# namespaces (from a process of one of the cgroups, or not) and over
-# loopback.  The model says, for each, whether ccctl succeeds (one line on
+# cgroups and a child of one, so that assignments would nest, a sibling
+# whose name has bytes list --json must escape, and two paths that are no
+# cgroup), opening and closing idle connections (tests/tools/tcphold) on a
+# chosen algorithm or the default, between two namespaces (from a process
+# of one of the cgroups, or not) and over loopback, and namespaces that
+# come and go held one way only (an ip netns entry named with a dot, an
+# nsfs bind mount elsewhere, one thread, an open descriptor:
+# tests/tools/nshold), each with the initial namespace's default then.  The model says, for each, whether ccctl succeeds (one line on
 # stdout: the registered map, how many sockets migrate moved, the cgroup
 # assigned) or refuses (one line on stderr, nothing on stdout; for assign,
 # unassign and an unregister of an assigned algorithm, the line says why:
@@ -20,7 +23,7 @@
 #     marks an algorithm allowed when it becomes a default; a swap's new
 #     instance is not), which only another namespace may take;
 #   - the initial namespace's default and the other's are the model's, and
-#     neither can be unregistered;
+#     neither can be unregistered, nor can that of a held namespace;
 #   - `ccctl list --json` shows exactly the registered names, each with its
 #     map, its default flag, the number of sockets on it (every namespace)
 #     and the cgroups assigned it, and the pins under /sys/fs/bpf/ccctl are
@@ -143,6 +146,41 @@ unhold() {
 # ccobserve: the sysctls, ccctl list --json, the pins, the cgroup links,
 # sock_diag in SND and here, the struct_ops maps.  Two processes, where
 # ss, bpftool and jq took seven and ~250 ms each for jq.
+# A namespace held one way only (model.sh's ns_hold); the handle is
+# HOW:WHAT, WHAT the entry, the mount or the process.
+NSDIR=/run/t58ns
+ns_next=0
+ns_hold() {
+	local line="" pid
+	ns_next=$((ns_next + 1))
+	NSHOLD=""
+	case $1 in
+	dot)
+		ip netns add ".t58n$ns_next" 2> "$TMP/err" && NSHOLD="dot:.t58n$ns_next" ;;
+	bind)
+		mkdir -p "$NSDIR" && touch "$NSDIR/n$ns_next" &&
+			unshare --net="$NSDIR/n$ns_next" true 2> "$TMP/err" &&
+			NSHOLD="bind:$NSDIR/n$ns_next" ;;
+	thread | fd)
+		rm -f "$TMP/nsfifo" && mkfifo "$TMP/nsfifo"
+		nshold "$1" - > "$TMP/nsfifo" 2> "$TMP/err" &
+		pid=$!
+		read -r -t 20 line < "$TMP/nsfifo"
+		if [ "$line" = ready ]; then NSHOLD="pid:$pid"; else wait "$pid" 2>/dev/null; fi ;;
+	esac
+	[ -n "$NSHOLD" ] && return 0
+	ERR=$(< "$TMP/err")
+	return 1
+}
+
+ns_unhold() {
+	case $1 in
+	dot:*) ip netns del "${1#dot:}" ;;
+	bind:*) umount "${1#bind:}" && rm -f "${1#bind:}" ;;
+	pid:*) kill "${1#pid:}"; wait "${1#pid:}" 2>/dev/null ;;
+	esac
+}
+
 observe() {
 	ccctl list --json > "$TMP/list" 2>&1
 	OBSERVED=$(ccobserve --list "$TMP/list" --netns "$SND" 2>&1)
@@ -157,6 +195,7 @@ reset_state() {
 		kill "${h_pid[$i]}" 2>/dev/null
 		wait "${h_pid[$i]}" 2>/dev/null
 	done
+	for i in "${!ns_h[@]}"; do ns_unhold "${ns_h[$i]}"; done
 	ccctl set-default cubic >/dev/null
 	in_snd ccctl set-default cubic >/dev/null
 	for n in "${CGS[@]}"; do
@@ -256,7 +295,7 @@ check "back to a clean state" reset_state
 kill "$lis_ns" "$lis_lo" 2>/dev/null
 wait 2>/dev/null
 net_down
-for c in c1/sub c1 c2; do
+for c in c1/sub c1 c2 hi; do
 	check "cgroup $c removed" wait_for 5 rmdir "${CG_PATH[$c]}"
 done
 [ "$cg_mounted_here" = no ] || check "cgroup2 unmounted" umount "$CGROOT"

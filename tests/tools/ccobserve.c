@@ -137,11 +137,58 @@ static void expect(struct json *j, char c)
 		j->bad = true;
 }
 
-/* A string into buf (escapes decoded; \u beyond ASCII as '?'). */
+/* Four hex digits of a \u escape, or -1. */
+static long hex4(struct json *j)
+{
+	char digits[5] = "";
+	char *end;
+	long u;
+
+	memcpy(digits, j->p, 4);
+	u = strtol(digits, &end, 16);
+	if (end != digits + 4 || strlen(digits) != 4) {
+		j->bad = true;
+		return -1;
+	}
+	j->p += 4;
+	return u;
+}
+
+/* Code point u as UTF-8 into out; its length. */
+static size_t utf8(unsigned long u, char *out)
+{
+	if (u < 0x80) {
+		out[0] = u;
+		return 1;
+	}
+	if (u < 0x800) {
+		out[0] = 0xc0 | u >> 6;
+		out[1] = 0x80 | (u & 0x3f);
+		return 2;
+	}
+	if (u < 0x10000) {
+		out[0] = 0xe0 | u >> 12;
+		out[1] = 0x80 | ((u >> 6) & 0x3f);
+		out[2] = 0x80 | (u & 0x3f);
+		return 3;
+	}
+	out[0] = 0xf0 | u >> 18;
+	out[1] = 0x80 | ((u >> 12) & 0x3f);
+	out[2] = 0x80 | ((u >> 6) & 0x3f);
+	out[3] = 0x80 | (u & 0x3f);
+	return 4;
+}
+
+/*
+ * A string into buf, as the bytes ccctl had: escapes decoded, \uXXXX (and
+ * surrogate pairs) as UTF-8, and a lone \udcXX as the byte XX it stands
+ * for (ccctl's escape of a byte that is not UTF-8).
+ */
 static void string(struct json *j, char *buf, size_t size)
 {
-	size_t n = 0;
-	char c;
+	char c, enc[4];
+	size_t n = 0, k, len;
+	long u, lo;
 
 	if (!eat(j, '"')) {
 		j->bad = true;
@@ -152,31 +199,45 @@ static void string(struct json *j, char *buf, size_t size)
 			j->bad = true;
 			break;
 		}
+		enc[0] = c;
+		len = 1;
 		if (c == '\\') {
 			c = *j->p++;
 			switch (c) {
-			case 'n': c = '\n'; break;
-			case 't': c = '\t'; break;
-			case 'r': c = '\r'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'u': {
-				unsigned int u;
-
-				if (sscanf(j->p, "%4x", &u) != 1) {
+			case 'n': enc[0] = '\n'; break;
+			case 't': enc[0] = '\t'; break;
+			case 'r': enc[0] = '\r'; break;
+			case 'b': enc[0] = '\b'; break;
+			case 'f': enc[0] = '\f'; break;
+			case 'u':
+				u = hex4(j);
+				if (u < 0)
+					return;
+				if (u >= 0xdc80 && u <= 0xdcff) {
+					enc[0] = u & 0xff;
+				} else if (u >= 0xd800 && u <= 0xdbff && j->p[0] == '\\' &&
+					   j->p[1] == 'u') {
+					j->p += 2;
+					lo = hex4(j);
+					if (lo < 0xdc00 || lo > 0xdfff) {
+						j->bad = true;
+						return;
+					}
+					len = utf8(0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00), enc);
+				} else if (u >= 0xd800 && u <= 0xdfff) {
 					j->bad = true;
 					return;
+				} else {
+					len = utf8(u, enc);
 				}
-				j->p += 4;
-				c = u < 0x80 ? (char)u : '?';
 				break;
-			}
-			case '"': case '\\': case '/': break;
+			case '"': case '\\': case '/': enc[0] = c; break;
 			default: j->bad = true; return;
 			}
 		}
-		if (n + 1 < size)
-			buf[n++] = c;
+		for (k = 0; k < len; k++)
+			if (n + 1 < size)
+				buf[n++] = enc[k];
 	}
 	buf[n] = 0;
 }

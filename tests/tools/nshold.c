@@ -5,7 +5,8 @@
  * the ways of holding a namespace that no /proc/PID/ns/net and no mount
  * shows.
  *
- * usage: nshold thread|fd CA
+ * usage: nshold thread|fd CA	(CA "-": the default it inherits, the
+ *				initial namespace's)
  *   thread	a second thread unshares its network namespace; the process's
  *		own (the main thread's) stays the caller's
  *	fd	the process unshares, keeps the new namespace's descriptor
@@ -27,11 +28,14 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t done = PTHREAD_COND_INITIALIZER;
 static int ready;
 
-/* The default of the calling thread's network namespace becomes ca. */
+/* The default of the calling thread's network namespace becomes ca ("-": stays). */
 static void set_default(void)
 {
-	int fd = open("/proc/sys/net/ipv4/tcp_congestion_control", O_WRONLY | O_CLOEXEC);
+	int fd;
 
+	if (!strcmp(ca, "-"))
+		return;
+	fd = open("/proc/sys/net/ipv4/tcp_congestion_control", O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || write(fd, ca, strlen(ca)) != (ssize_t)strlen(ca))
 		die("cannot make %s the default of the new namespace: %s", ca, strerror(errno));
 	close(fd);

@@ -21,6 +21,9 @@
 #				default) from a process of CGPATH: S_HOLDER,
 #				or false with S_ERR
 #   stub_unhold HANDLE
+#   stub_ns_hold		a network namespace of its own: its default
+#				the initial one's; S_NSHOLD a handle
+#   stub_ns_unhold HANDLE
 #   stub_observe		the canonical line (model.sh's model_line says
 #				what it holds) into S_LINE
 #
@@ -29,7 +32,7 @@
 
 stub_init() {
 	declare -gA S_regmap=() S_reglink=() S_allowed=() S_asg=()
-	declare -gA S_hkind=() S_hn=() S_hca=() S_hmap=()
+	declare -gA S_hkind=() S_hn=() S_hca=() S_hmap=() S_nsca=() S_nsmap=()
 	S_links=$1 S_next_map=40 S_next_link=7 S_next_h=1
 	S_definit=cubic S_definit_map="" S_defns=cubic S_defns_map=""
 }
@@ -120,6 +123,10 @@ stub_unregister() {
 	[ -n "${S_regmap[$n]+x}" ] || { stub_refuse "$n is not registered by ccctl (nothing pinned)"; return; }
 	[ "$S_definit" != "$n" ] || { stub_refuse "$n is the default congestion control; set-default another first"; return; }
 	[ "$S_defns" != "$n" ] || { stub_refuse "$n is the default congestion control of network namespace other"; return; }
+	for c in "${!S_nsca[@]}"; do
+		[ "${S_nsca[$c]}" != "$n" ] ||
+			{ stub_refuse "$n is the default congestion control of network namespace held$c"; return; }
+	done
 	for c in "${!S_asg[@]}"; do
 		[ "${S_asg[$c]}" != "$n" ] ||
 			{ stub_refuse "$n is assigned to cgroup $c; ccctl unassign --cgroup $c first"; return; }
@@ -236,6 +243,17 @@ stub_unhold() {
 	unset "S_hkind[$1]" "S_hn[$1]" "S_hca[$1]" "S_hmap[$1]"
 }
 
+stub_ns_hold() {
+	S_nsca[$S_next_h]=$S_definit S_nsmap[$S_next_h]=$S_definit_map
+	# shellcheck disable=SC2034	# the caller's
+	S_NSHOLD=$S_next_h
+	S_next_h=$((S_next_h + 1))
+}
+
+stub_ns_unhold() {
+	unset "S_nsca[$1]" "S_nsmap[$1]"
+}
+
 # stub_joined SEP WORDS...: the words sorted (bytewise, as strcmp; numbers
 # by value if SEP is ",#"), joined by SEP, into REPLY
 stub_joined() {
@@ -286,6 +304,7 @@ stub_observe() {
 	for n in "${!cnt_lo[@]}"; do [ "${cnt_lo[$n]}" -eq 0 ] || sslo+=("$n:${cnt_lo[$n]}"); done
 	[ -z "$S_definit_map" ] || live[$S_definit_map]=1
 	[ -z "$S_defns_map" ] || live[$S_defns_map]=1
+	for i in "${S_nsmap[@]}"; do [ -z "$i" ] || live[$i]=1; done
 	stub_joined , "${av[@]}"; S_LINE="avail=$REPLY"
 	stub_joined , "${al[@]}"; S_LINE+=" allowed=$REPLY def=$S_definit defns=$S_defns"
 	stub_joined , "${list[@]}"; S_LINE+=" list=$REPLY"

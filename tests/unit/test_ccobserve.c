@@ -4,7 +4,8 @@
  * the host: the canonical list= field t_58 compares as a string, from
  * ccctl's own compact form and from the same data laid out otherwise
  * (another order of entries, keys and cgroups, blanks, escapes, a key it
- * does not know), and a "?" for whatever is not that list.  Nothing else
+ * does not know), cgroup names read back to their bytes from ccctl's
+ * escapes (loader/json.c), and a "?" for whatever is not that list.  Nothing else
  * of ccobserve runs here: no bpf(), no sock_diag.
  */
 #define main ccobserve_main
@@ -51,6 +52,11 @@ int main(void)
 	      " [ {\n \"cgroups\" : [ \"/a\\/b\" ] , \"default\" : false, \"extra\": {\"x\": [1, null]},"
 	      " \"sockets\": 12, \"link_id\": 0, \"map_id\": 5, \"name\": \"r\\u006eo\" } ]\n",
 	      "rno:5:0:12:false:/a/b");
+	check("cgroup names as bytes: UTF-8 as it is, \\u as UTF-8, \\udcXX as byte XX",
+	      "[{\"name\":\"r\",\"map_id\":1,\"link_id\":2,\"sockets\":0,\"default\":false,"
+	      "\"cgroups\":[\"/h\xc3\xa9\\u00e9\\udce9\\\"\\\\\\ud83d\\ude00\\udcff\"]}]",
+	      "r:1:2:0:false:/h\xc3\xa9\xc3\xa9\xe9\"\\\xf0\x9f\x98\x80\xff");
+	check("a lone high surrogate", "[{\"name\":\"\\ud83dx\"}]", "?not-ccctl-list-json");
 	check("no registration", "[]\n", "");
 	check("an error instead of a list", "{\"error\":\"ccctl: cannot list\"}\n",
 	      "?not-ccctl-list-json");

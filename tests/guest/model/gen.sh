@@ -25,12 +25,14 @@
 #				namespace's), from a process of cgroup CG
 #   lo N			N connections over loopback, on the default
 #   close I			close the connections of the I-th holder
+#   nsadd HOW			a namespace of its own, held HOW (NS_HOWS)
+#   nsdel I			let the I-th of them go
 # NAME "!N" is BADS[N], a name ccctl must refuse.
 
 # shellcheck disable=SC2034	# read through pick's nameref
 FORMS=(fixed 2611 obj objnl obj2611 fixed 2611 objtab objbad objnone)
 # shellcheck disable=SC2034	# read through pick's nameref
-CG_TOKS=(c1 c2 c1/sub c1 c2 c1/sub c1/sub tmp none)
+CG_TOKS=(c1 c2 c1/sub c1 c2 c1/sub c1/sub hi tmp none)
 
 # pick ARRAY_NAME: one element, at random, into REPLY.
 pick() {
@@ -107,8 +109,12 @@ gen_op() {
 		if ((RANDOM % 2)); then pick CGS; OP="open $a $b $REPLY"; else OP="open $a $b"; fi
 	elif [ "$r" -lt 88 ]; then
 		OP="lo $((RANDOM % 2 + 1))"
-	else
+	elif [ "$r" -lt 94 ]; then
 		OP="close $((RANDOM % 8))"
+	elif [ "$r" -lt 97 ]; then
+		pick NS_HOWS; OP="nsadd $REPLY"
+	else
+		OP="nsdel $((RANDOM % 4))"
 	fi
 }
 
@@ -123,7 +129,7 @@ declare -A tally=()
 gen_init() {
 	MUST=(reg:ok reg:refused unreg:ok unreg:refused mig:ok mig:refused def:ok def:refused
 		defns:ok defns:refused assign:ok assign:refused unassign:ok unassign:refused
-		open open:cg lo close)
+		open open:cg lo close nsadd nsdel)
 	$links && MUST+=(swap:ok)
 	tally=()
 }
@@ -139,7 +145,7 @@ covered() {
 # OPEN_CG); true if, by the model, it changed nothing.
 note_kind() {
 	local kind=${1%% *}:$EXPECT
-	[[ $1 == open* || $1 == lo* || $1 == close* ]] && kind=${1%% *}
+	[[ $1 == open* || $1 == lo* || $1 == close* || $1 == ns* ]] && kind=${1%% *}
 	tally[$kind]=$(( ${tally[$kind]:-0} + 1 ))
 	[ -n "$OPEN_CG" ] && tally[open:cg]=$(( ${tally[open:cg]:-0} + 1 ))
 	[[ $kind == *:refused || $kind == list:* || $kind == status:* ]]
@@ -217,6 +223,8 @@ gen_missing() {
 		open) OP="open 1 default" ;;
 		lo) OP="lo 1" ;;
 		close) OP="close 0" ;;
+		nsadd) pick NS_HOWS; OP="nsadd $REPLY" ;;
+		nsdel) OP="nsdel 0" ;;
 		swap:ok)
 			if [ -n "$swappable" ]; then
 				OP="swap $swappable ${FORM_OF[$swappable]} -"

@@ -19,6 +19,14 @@
 #				default, from a process of cgroup token CG;
 #				HOLDER is a handle, or return 1 with ERR
 #   unhold HANDLE		close a holder's connections
+#   ns_hold HOW			a new network namespace, its default the
+#				initial one's (the kernel copies it), held
+#				only HOW: dot (an ip netns entry named
+#				.NAME), bind (an nsfs bind mount outside
+#				/run/netns), thread (one thread of a
+#				process), fd (an open descriptor); NSHOLD a
+#				handle, or return 1 with ERR
+#   ns_unhold HANDLE		let it go
 #   observe			the system's state as one canonical line,
 #				into OBSERVED
 # and the variables BIC_DIR (where the objects are), TMP, CGROOT, links
@@ -53,14 +61,20 @@ declare -A FORM_NAME=([fixed]=bpf_bic [2611]=bpf_bic_2611 [obj]=bpf_bic [objnl]=
 # shellcheck disable=SC2034
 declare -A FORM_OF=([bpf_bic]=fixed [bpf_bic_2611]=2611)
 # The cgroups assign and unassign name: two siblings and a child of one
-# (nesting), and two paths that are no cgroup: a directory elsewhere and
-# one that does not exist.  CGS is the generator's order (a seed's
-# operations depend on it); CG_SORTED the same in the order of their paths.
+# (nesting), a sibling whose name holds bytes JSON must escape (UTF-8, a
+# byte that is not UTF-8, a quote: list --json writes them, ccobserve
+# reads them back), and two paths that are no cgroup: a directory
+# elsewhere and one that does not exist.  CGS is the generator's order (a
+# seed's operations depend on it); CG_SORTED the same in the order of
+# their paths.
 # shellcheck disable=SC2034
-CGS=(c1 c2 c1/sub)
-CG_SORTED=(c1 c1/sub c2)
+CGS=(c1 c2 c1/sub hi)
+CG_SORTED=(c1 c1/sub c2 hi)
 declare -A CG_PATH=([c1]=$CGROOT/t58-c1 [c2]=$CGROOT/t58-c2 [c1/sub]=$CGROOT/t58-c1/sub
-	[tmp]=$TMP [none]=$CGROOT/t58-none)
+	[hi]=$CGROOT/t58-h$'\xc3\xa9\xe9\xff"q' [tmp]=$TMP [none]=$CGROOT/t58-none)
+# How a namespace of its own is held (ns_hold).
+# shellcheck disable=SC2034
+NS_HOWS=(dot bind thread fd)
 
 # name_of TOKEN: the bytes a name token stands for, into NAME.
 name_of() {
@@ -90,6 +104,10 @@ next_holder=0
 # swap keeps them).  A connection a process of the cgroup, or of one below
 # it, establishes gets it, whatever the socket had before connect.
 declare -A asg=()
+# Namespaces held by ns_hold: the default each got from the initial one
+# (name and instance) and the system's handle; none has sockets.
+declare -A ns_h=() ns_ca=() ns_inst=()
+next_ns=0
 # PLANT=default-unregister: the model forgets that the default cannot be
 # unregistered (the shrinker's self-test).
 PLANT=${PLANT:-}
@@ -97,6 +115,7 @@ PLANT=${PLANT:-}
 model_reset() {
 	reg=() inst_map=() reg_link=() allowed=() asg=()
 	h_pid=() h_ca=() h_inst=() h_n=() h_kind=()
+	ns_h=() ns_ca=() ns_inst=()
 	def_init=cubic def_init_inst="" def_ns=cubic def_ns_inst=""
 }
 
@@ -110,6 +129,13 @@ is_allowed() {
 	else
 		[[ $BASE_ALLOWED == *" $1 "* ]]
 	fi
+}
+
+# A namespace ns_hold made has NAME as its default.
+held_default() {
+	local i
+	for i in "${!ns_h[@]}"; do [ "${ns_ca[$i]}" = "$1" ] && return 0; done
+	return 1
 }
 
 is_assigned() {
@@ -189,7 +215,7 @@ model_line() {
 	done
 	# the instances alive: those registered, and the old ones a socket
 	# or a default still runs on (an indexed array lists ids in order)
-	for n in "${reg[@]}" "${h_inst[@]}" "$def_init_inst" "$def_ns_inst"; do
+	for n in "${reg[@]}" "${h_inst[@]}" "${ns_inst[@]}" "$def_init_inst" "$def_ns_inst"; do
 		[ -n "$n" ] && live[${inst_map[$n]}]=1
 	done
 	for n in "${!live[@]}"; do maps+=,$n; done
@@ -286,6 +312,7 @@ op_unreg() {
 	if is_bad "$1" || [ -z "${reg[$name]+x}" ]; then :
 	elif [ "$def_init" = "$name" ] && [ "$PLANT" != default-unregister ]; then :
 	elif [ "$def_ns" = "$name" ]; then :	# another namespace's default
+	elif held_default "$name"; then :	# one held only by ns_hold's way
 	elif is_assigned "$name"; then
 		[ "$def_init" = "$name" ] ||
 			WANT_ERR="ccctl: $name is assigned to cgroup *; ccctl unassign --cgroup * first"
@@ -476,6 +503,24 @@ op_close() {
 	unset "h_pid[$i]" "h_ca[$i]" "h_inst[$i]" "h_n[$i]" "h_kind[$i]"
 }
 
+# A namespace held one way or another gets the initial one's default.
+op_nsadd() {
+	if ! ns_hold "$1"; then
+		MISMATCH="cannot hold a namespace by $1: $ERR"
+		return 1
+	fi
+	ns_h[$next_ns]=$NSHOLD ns_ca[$next_ns]=$def_init ns_inst[$next_ns]=$def_init_inst
+	next_ns=$((next_ns + 1))
+}
+
+op_nsdel() {
+	local ids=("${!ns_h[@]}") i
+	[ "${#ids[@]}" -gt 0 ] || return 0
+	i=${ids[$1 % ${#ids[@]}]}
+	ns_unhold "${ns_h[$i]}"
+	unset "ns_h[$i]" "ns_ca[$i]" "ns_inst[$i]"
+}
+
 # run_op OP: run one operation against the system and the model; false,
 # with MISMATCH, when ccctl or tcphold did not do what the model said.
 run_op() {
@@ -496,6 +541,8 @@ run_op() {
 	open) op_open "${words[1]}" "${words[2]}" "${words[3]:-}" ;;
 	lo) op_lo "${words[1]}" ;;
 	close) op_close "${words[1]}" ;;
+	nsadd) op_nsadd "${words[1]}" ;;
+	nsdel) op_nsdel "${words[1]}" ;;
 	*) MISMATCH="unknown operation '$1'"; return 1 ;;
 	esac
 }
