@@ -44,8 +44,17 @@ modules_up
 pids=()
 mounted_here=no
 
+# stop_cgroup: end the processes in the cgroup (the $! of in_cgroup ... &
+# is a subshell of this one, not the process started in the cgroup).
+stop_cgroup() {
+	[ -e "$CGA/cgroup.procs" ] || return 0
+	# shellcheck disable=SC2046	# one PID a line
+	kill $(cat "$CGA/cgroup.procs") 2>/dev/null
+}
+
 cleanup() {
 	local p
+	stop_cgroup
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
 	ccctl unassign --cgroup "$CGA" > /dev/null 2>&1
@@ -85,6 +94,7 @@ in_rcv ip -6 addr add "$RCV6/64" dev veth-r nodad
 in_snd ip link set veth-s up
 in_rcv ip link set veth-r up
 in_snd tc qdisc add dev veth-s root netem rate 10mbit limit 100
+nets="net:[$(stat -L -c %i "/run/netns/$SND")] net:[$(stat -L -c %i "/run/netns/$RCV")]"
 # The register first: the kernel turns a veth's queue on up to a second
 # after it comes up (linkwatch), and a neighbour solicitation sent before
 # that is lost, costing a second more.
@@ -150,10 +160,17 @@ check_cmp "... ss -6: all $M on bpf_bic at the sender" \
 	"$(count6 "$SND" bpf_bic "dport = :$P2")" -eq "$M"
 check_cmp "... ss -6: the receiver accepted them on $DEF (and listens on it)" \
 	"$(count6 "$RCV" "$DEF" "sport = :$P2")" -eq $((M + 1))
-for p in "${pids[@]}"; do kill "$p"; done
+stop_cgroup
+for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 wait
 pids=()
 check "unassign $CGA" ccctl unassign --cgroup "$CGA"
-rmdir "$CGA"
+check "$CGA is left empty, and removed" rmdir "$CGA"
 net_down
 check "unregister bpf_bic" ccctl unregister bpf_bic
+# A process left in either namespace would keep it, and every later
+# namespace walk (set-default --from, t_84) would find it.
+left=$(for f in /proc/[0-9]*/ns/net; do
+	case " $nets " in *" $(readlink "$f" 2>/dev/null) "*) echo "${f%/ns/net}" ;; esac
+done)
+check "no process left in the two namespaces${left:+: $(echo "$left" | xargs)}" test -z "$left"
