@@ -21,6 +21,7 @@
 #include "netns.h"
 #include "object.h"
 #include "pins.h"
+#include "route.h"
 #include "sysctl.h"
 
 static void spec_of(const struct cmd_args *a, struct ca_spec *s)
@@ -150,6 +151,35 @@ static int refuse_assigned(void *ctx, const char *cgroup)
 }
 
 /*
+ * A route whose congctl names an algorithm would quietly fall back to the
+ * default too, in whichever namespace it is; set-default --from leaves
+ * routes alone.
+ */
+static int refuse_route(void *ctx, const char *route)
+{
+	const char *const *rn = ctx;	/* name, netns */
+
+	if (!strcmp(rn[1], "/proc/self/ns/net"))
+		return fail(0, "%s is the congctl of route %s; ip route change or delete it first",
+			    rn[0], route);
+	return fail(0, "%s is the congctl of route %s in network namespace %s; "
+		    "ip route change or delete it there first", rn[0], route, rn[1]);
+}
+
+static int refuse_routes(void *ctx, const char *netns)
+{
+	const char *rn[] = { ctx, netns };
+
+	return route_each_congctl(ctx, refuse_route, rn);
+}
+
+/* One walk over the namespaces: each one's default, then its routes. */
+static int refuse_in_netns(void *ctx, const char *netns)
+{
+	return refuse_default(ctx, netns) ?: refuse_routes(ctx, netns);
+}
+
+/*
  * Detach, rather than only unpin, so that no stray fd keeps it registered;
  * a map that is no longer registered is only unpinned.
  */
@@ -176,7 +206,7 @@ int do_unregister(const struct cmd_args *a)
 	err = reg_open(name, &r);
 	if (err)
 		return err;
-	err = for_each_netns(refuse_default, (void *)name);
+	err = for_each_netns(refuse_in_netns, (void *)name);
 	if (!err)
 		err = cgroup_each_assigned(name, refuse_assigned, (void *)name);
 	if (err)
@@ -254,7 +284,12 @@ int do_swap(const struct cmd_args *a)
 	err = ca_open(&ca, &spec);
 	if (err)
 		goto out;
-	/* tcp_update_congestion_control() refuses a rename; say so before the kernel does. */
+	/*
+	 * tcp_update_congestion_control() refuses a rename; say so before the
+	 * kernel does.  Keeping the name keeps what names it valid: a
+	 * namespace's default, a cgroup's assignment and a route's congctl
+	 * (which the kernel keeps as the name's hash) all go on to the new one.
+	 */
 	if (strcmp(ca.name, name)) {
 		err = fail(0, "cannot swap %s for %s: a swap must keep the name (add --name %s)",
 			   name, ca.name, name);

@@ -2,6 +2,7 @@
 /*
  * tcphold: TCP connections that stay open, on a congestion control of the
  * caller's choosing, for guest tests that count sockets per algorithm.
+ * ADDR is IPv4 or IPv6.
  *
  *   tcphold listen ADDR PORT [CA]
  *	accept on ADDR:PORT and hold every connection until its peer goes;
@@ -71,7 +72,7 @@ static void set_ca(int fd, const char *ca)
 		die("congestion control %s: %s", ca, strerror(errno));
 }
 
-static int do_listen(struct sockaddr_in sin, const char *ca)
+static int do_listen(const struct sockaddr_storage *ss, socklen_t len, const char *ca)
 {
 	struct epoll_event ev = { .events = EPOLLIN }, evs[EVENTS];
 	int lfd, efd, n, i, fd, one = 1;
@@ -79,12 +80,12 @@ static int do_listen(struct sockaddr_in sin, const char *ca)
 	char buf[256];
 
 	limit = raise_nofile(RLIM_INFINITY);
-	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	lfd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (lfd < 0)
 		die("socket: %s", strerror(errno));
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	set_ca(lfd, ca);
-	if (bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) || listen(lfd, SOMAXCONN))
+	if (bind(lfd, (const struct sockaddr *)ss, len) || listen(lfd, SOMAXCONN))
 		die("listen: %s", strerror(errno));
 	efd = epoll_create1(EPOLL_CLOEXEC);
 	if (efd < 0)
@@ -125,7 +126,8 @@ static int do_listen(struct sockaddr_in sin, const char *ca)
 	return 0;
 }
 
-static int do_connect(struct sockaddr_in sin, const char *count, const char *ca)
+static int do_connect(const struct sockaddr_storage *ss, socklen_t len, const char *count,
+		      const char *ca)
 {
 	struct linger reset = { .l_onoff = 1, .l_linger = 0 };
 	sigset_t stops, waiting;
@@ -151,11 +153,11 @@ static int do_connect(struct sockaddr_in sin, const char *count, const char *ca)
 	if (!fds)
 		die("out of memory");
 	for (i = 0; i < n; i++) {
-		fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		fds[i] = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fds[i] < 0)
 			die("socket: %s", strerror(errno));
 		set_ca(fds[i], ca);
-		if (connect(fds[i], (struct sockaddr *)&sin, sizeof(sin)))
+		if (connect(fds[i], (const struct sockaddr *)ss, len))
 			die("connect: %s", strerror(errno));
 		setsockopt(fds[i], SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
 	}
@@ -172,13 +174,19 @@ static int do_connect(struct sockaddr_in sin, const char *count, const char *ca)
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct sockaddr_storage ss;
+	socklen_t len;
 
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "listen"))
-		return do_listen(parse_addr(argv[2], argv[3]), argc == 5 ? argv[4] : "-");
-	if (argc == 6 && !strcmp(argv[1], "connect"))
-		return do_connect(parse_addr(argv[2], argv[3]), argv[4], argv[5]);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "listen")) {
+		len = parse_sockaddr(argv[2], argv[3], &ss);
+		return do_listen(&ss, len, argc == 5 ? argv[4] : "-");
+	}
+	if (argc == 6 && !strcmp(argv[1], "connect")) {
+		len = parse_sockaddr(argv[2], argv[3], &ss);
+		return do_connect(&ss, len, argv[4], argv[5]);
+	}
 	die("usage: tcphold listen ADDR PORT [CA] | connect ADDR PORT N CA");
 	return 1;
 }

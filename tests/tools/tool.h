@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the guest test tools share: a failure is one line on stderr, headed
- * by the tool's name, and exit 1; an IPv4 address and port from argv.
+ * by the tool's name, and exit 1; an address and port from argv.
  */
 #ifndef __TOOL_H
 #define __TOOL_H
@@ -12,6 +12,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
 
 extern char *program_invocation_short_name;
 
@@ -42,6 +44,25 @@ struct sockaddr_in parse_addr(const char *addr, const char *port)
 	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
 		die("bad IPv4 address '%s'", addr);
 	return sin;
+}
+
+/* An IPv4 or IPv6 address and a port from argv, into *ss; its length. */
+static __attribute__((unused))
+socklen_t parse_sockaddr(const char *addr, const char *port, struct sockaddr_storage *ss)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (!strchr(addr, ':')) {
+		*(struct sockaddr_in *)ss = parse_addr(addr, port);
+		return sizeof(struct sockaddr_in);
+	}
+	/* The port checked as for IPv4, with an address that always parses. */
+	sin6->sin6_family = AF_INET6;
+	sin6->sin6_port = parse_addr("0.0.0.0", port).sin_port;
+	if (inet_pton(AF_INET6, addr, &sin6->sin6_addr) != 1)
+		die("bad IPv6 address '%s'", addr);
+	return sizeof(*sin6);
 }
 
 #endif /* __TOOL_H */
