@@ -18,6 +18,7 @@ struct cmd_args {
 	const char *variant;
 	const char *name;
 	const char *object;
+	const char *ops;	/* --ops: which of the object's congestion controls */
 	const char *cgroup;
 	const char *from;
 	bool trace;

@@ -106,28 +106,75 @@ static int open_variant(struct ca_obj *ca, const struct variant *v)
 	return 0;
 }
 
-/* The object's tcp_congestion_ops and the name it will register under. */
+/* ops is the congestion control --ops names, by its own name or its map's. */
+static bool ops_named(struct bpf_map *ops, const char *name, const char *want)
+{
+	return !strcmp(name, want) || !strcmp(bpf_map__name(ops), want);
+}
+
+/*
+ * The object's tcp_congestion_ops and the name it will register under.
+ *
+ * An object can hold several (the kernel selftests' bpf_dctcp.o holds
+ * bpf_dctcp_nouse, which no kernel registers, before bpf_dctcp), and none
+ * of them is the obvious one: not the first, which is only where the
+ * compiler put it.  Nor all of them: one register would then be several
+ * registrations, names and pins, some made and some not when one fails,
+ * and --name could rename only one.  So one is taken only when it is the
+ * only one or --ops names it, and the refusal names them all.  --ops takes
+ * the object's own names (the algorithm's, or its map's: the variable in
+ * the source), before --name renames the one taken; swap takes the same.
+ * The others' maps are not created, so libbpf loads none of their programs.
+ */
 static int find_ops(struct ca_obj *ca, const struct ca_spec *spec)
 {
-	struct bpf_map *map;
+	struct bpf_map *map, *chosen = NULL;
+	char all[512] = "", *name, *chosen_name = NULL;
+	int count = 0, matches = 0;
+	size_t n = 0;
 	const char *why;
 
 	bpf_object__for_each_map(map, ca->obj) {
 		if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS)
 			continue;
-		ca->ops = map;
-		ca->name = ops_name(ca->obj, map, bpf_map__initial_value(map, NULL));
-		if (!ca->name)
+		name = ops_name(ca->obj, map, bpf_map__initial_value(map, NULL));
+		if (!name)
 			continue;
-		/* Every later message shows it: the same rule as for names given. */
-		why = spec->name ? NULL : name_problem(ca->name);
-		if (why)
-			return fail(0, "%s names its tcp_congestion_ops '%s': %s (%s; "
-				    "--name gives it another)", ca->what, name_shown(ca->name),
-				    why, NAME_RULE);
-		return 0;
+		count++;
+		if (n < sizeof(all))
+			n += snprintf(all + n, sizeof(all) - n, "%s%s", n ? ", " : "",
+				      name_shown(name));
+		if (spec->ops ? ops_named(map, name, spec->ops) : !chosen) {
+			matches++;
+			chosen = map;
+			chosen_name = name;
+		}
 	}
-	return fail(0, "%s holds no tcp_congestion_ops", ca->what);
+	if (!count)
+		return fail(0, "%s holds no tcp_congestion_ops", ca->what);
+	if (spec->ops && !matches)
+		return fail(0, "%s holds no congestion control named '%s' (it holds %s)",
+			    ca->what, name_shown(spec->ops), all);
+	if (spec->ops && matches > 1)
+		return fail(0, "%s holds %d congestion controls that --ops '%s' could mean (%s)",
+			    ca->what, matches, name_shown(spec->ops), all);
+	if (count > 1 && !spec->ops)
+		return fail(0, "%s holds %d congestion controls (%s); choose one with --ops NAME",
+			    ca->what, count, all);
+
+	bpf_object__for_each_map(map, ca->obj)
+		if (bpf_map__type(map) == BPF_MAP_TYPE_STRUCT_OPS && map != chosen &&
+		    bpf_map__set_autocreate(map, false))
+			return fail(0, "cannot prepare %s", ca->what);
+	ca->ops = chosen;
+	ca->name = chosen_name;
+	/* Every later message shows it: the same rule as for names given. */
+	why = spec->name ? NULL : name_problem(ca->name);
+	if (why)
+		return fail(0, "%s names its tcp_congestion_ops '%s': %s (%s; "
+			    "--name gives it another)", ca->what, name_shown(ca->name),
+			    why, NAME_RULE);
+	return 0;
 }
 
 /*

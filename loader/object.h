@@ -18,6 +18,7 @@ struct bpf_map;
 struct ca_spec {
 	const char *variant;	/* a built-in object (NULL: the default), or */
 	const char *object;	/* a BPF object file */
+	const char *ops;	/* its tcp_congestion_ops of this name (own or map's) */
 	const char *name;	/* register under this name instead of its own */
 	bool trace;		/* turn the object's bic_trace switch on */
 	bool link;		/* the kernel registers through struct_ops links */
