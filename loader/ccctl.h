@@ -23,6 +23,7 @@ struct cmd_args {
 	const char *from;
 	bool trace;
 	bool json;
+	bool verbose;
 	struct kernel_features kf;	/* probed for commands that need it */
 };
 

@@ -64,7 +64,8 @@ static const struct option_def {
 	{ "from", "OLD", "set-default: in every network namespace whose default is OLD", 0x105,
 	  OPT_FROM },
 	{ "json", NULL, "list/status/features: print JSON (errors too)", 'j', OPT_JSON },
-	{ "verbose", NULL, "Let libbpf print its log", 'v', OPT_VERBOSE },
+	{ "verbose", NULL, "Let libbpf print its log, and the verifier's of a program it rejects",
+	  'v', OPT_VERBOSE },
 };
 
 enum {
@@ -162,6 +163,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		case OPT_CGROUP: args.cgroup = arg; break;
 		case OPT_FROM: args.from = arg; break;
 		case OPT_JSON: args.json = json_output = true; break;
+		case OPT_VERBOSE: args.verbose = true; break;
 		case OPT_OPS: args.ops = arg; break;
 		}
 		return 0;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Opening, preparing and loading a tcp_congestion_ops object with libbpf. */
+#define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,6 +226,38 @@ static int set_trace(struct ca_obj *ca, bool trace)
 	return 0;
 }
 
+/*
+ * A buffer per program for its verifier log.  libbpf loads a program
+ * without a log and, only if the kernel refuses it, again with the log
+ * into this buffer; so a program whose buffer has text is the one the
+ * verifier rejected, where bpf_object__load() says only EACCES or EINVAL.
+ * libbpf prints no log it was given a buffer for: --verbose has ccctl
+ * print it.  Untouched, calloc's pages cost nothing; a longer log keeps
+ * its end (6.4+) or fails with ENOSPC, still the verifier's refusal.
+ */
+#define VERIFIER_LOG_SIZE	(4U << 20)
+
+static int set_logs(struct ca_obj *ca, bool verbose)
+{
+	struct bpf_program *prog;
+	int n = 0;
+
+	ca->verbose = verbose;
+	bpf_object__for_each_program(prog, ca->obj)
+		n++;
+	ca->logs = calloc(n ?: 1, sizeof(*ca->logs));
+	if (!ca->logs)
+		return fail(-ENOMEM, "cannot prepare %s", ca->what);
+	bpf_object__for_each_program(prog, ca->obj) {
+		ca->logs[ca->nlogs] = calloc(1, VERIFIER_LOG_SIZE);
+		if (!ca->logs[ca->nlogs])
+			return fail(-ENOMEM, "cannot prepare %s", ca->what);
+		if (bpf_program__set_log_buf(prog, ca->logs[ca->nlogs++], VERIFIER_LOG_SIZE))
+			return fail(0, "cannot prepare %s", ca->what);
+	}
+	return 0;
+}
+
 int ca_open(struct ca_obj *ca, const struct ca_spec *spec)
 {
 	const struct variant *v = spec->variant ? variant_find(spec->variant) : &variants[0];
@@ -260,22 +294,74 @@ int ca_open(struct ca_obj *ca, const struct ca_spec *spec)
 	err = bpf_map__set_map_flags(ca->ops, flags);
 	if (err)
 		return fail(err, "cannot prepare %s", ca->what);
-	return set_trace(ca, spec->trace);
+	err = set_trace(ca, spec->trace);
+	if (!err)
+		err = set_logs(ca, spec->verbose);
+	return err;
+}
+
+/*
+ * What the verifier said last, in a log: the line before its closing
+ * statistics, cut and made printable for a one-line message.
+ */
+static const char *verifier_reason(const char *log)
+{
+	static char reason[160];
+	const char *line = log, *end, *last = NULL;
+	size_t len = 0, i;
+
+	for (; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		if (end == line || !strncmp(line, "processed ", 10) ||
+		    !strncmp(line, "verification time", 17) || !strncmp(line, "stack depth", 11))
+			continue;
+		last = line;
+		len = end - line;
+	}
+	if (!last)
+		return NULL;
+	if (len >= sizeof(reason))
+		len = sizeof(reason) - 1;
+	for (i = 0; i < len; i++)
+		reason[i] = isprint((unsigned char)last[i]) ? last[i] : '?';
+	reason[len] = '\0';
+	return reason;
 }
 
 int ca_load(struct ca_obj *ca)
 {
-	int err;
+	struct bpf_program *prog;
+	const char *log, *why;
+	int err, i = 0;
 
 	err = bpf_object__load(ca->obj);
-	if (err)
-		return fail(err, "cannot load %s (%s)", ca->name, ca->what);
-	return 0;
+	if (!err)
+		return 0;
+	/* Only a program the kernel refused has a log: libbpf asked for it then. */
+	bpf_object__for_each_program(prog, ca->obj) {
+		log = i < ca->nlogs ? ca->logs[i] : NULL;
+		i++;
+		if (!log || !log[0])
+			continue;
+		if (ca->verbose)
+			fprintf(stderr, "-- the verifier's log of program %s --\n%s-- end of the log --\n",
+				bpf_program__name(prog), log);
+		why = verifier_reason(log);
+		return fail(0, "the verifier rejected program %s of %s%s%s (%s)",
+			    bpf_program__name(prog), ca->what, why ? ": " : "", why ?: "",
+			    ca->verbose ? "its log is above" : "--verbose shows its log");
+	}
+	return fail(err, "cannot load %s (%s)", ca->name, ca->what);
 }
 
 void ca_close(struct ca_obj *ca)
 {
+	int i;
+
 	bpf_object__close(ca->obj);
+	for (i = 0; i < ca->nlogs; i++)
+		free(ca->logs[i]);
+	free(ca->logs);
 }
 
 /*

@@ -32,6 +32,7 @@ static void spec_of(const struct cmd_args *a, struct ca_spec *s)
 		.name = a->name,
 		.trace = a->trace,
 		.link = a->kf.struct_ops_link,
+		.verbose = a->verbose,
 	};
 }
 
