@@ -22,7 +22,8 @@ BPF_NOLINK_OBJS	:= $(addprefix $(BUILD)/bpf/nolink/,$(BIC_OBJS))
 BPF_TRACE_OBJS	:= $(addprefix $(BUILD)/bpf/trace/,$(BIC_OBJS)) \
 		   $(addprefix $(BUILD)/bpf/trace/nolink/,$(BIC_OBJS))
 BPF_TEST_OBJS	:= $(BUILD)/bpf/test/badname.bpf.o $(BUILD)/bpf/test/reno.bpf.o \
-		   $(BUILD)/bpf/test/reno_acked.bpf.o $(BUILD)/bpf/test/bic_1e.bpf.o
+		   $(BUILD)/bpf/test/reno_acked.bpf.o $(BUILD)/bpf/test/bic_1e.bpf.o \
+		   $(patsubst tests/bpf/%.c,$(BUILD)/bpf/test/%.o,$(wildcard tests/bpf/*.bpf.c))
 SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/bic_restore.skel.h \
 		   $(BUILD)/bpf/migrate.skel.h \
 		   $(BUILD)/bpf/assign.skel.h
@@ -67,6 +68,11 @@ $(BUILD)/bpf/test/reno.bpf.o $(BUILD)/bpf/test/reno_acked.bpf.o: bpf/reno.bpf.c 
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) \
 		$(if $(findstring acked,$@),-DRENO_ACKED=1) -c $< -o $@
+
+# The tests' own objects (t_83): one file each, built as they are.
+$(BUILD)/bpf/test/%.bpf.o: tests/bpf/%.bpf.c $(BPF_DEPS)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/bpf/migrate.bpf.o $(BUILD)/bpf/assign.bpf.o $(BUILD)/bpf/ackcost.bpf.o: $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BPF_DEPS)
 	$(call msg,BPF,$@)
