@@ -301,8 +301,10 @@ int ca_open(struct ca_obj *ca, const struct ca_spec *spec)
 }
 
 /*
- * What the verifier said last, in a log: the line before its closing
- * statistics, cut and made printable for a one-line message.
+ * What the verifier said, in a log: the last line of its first paragraph
+ * but the closing statistics (newer kernels follow the reason with a blank
+ * line and an indented report), cut and made printable for a one-line
+ * message.
  */
 static const char *verifier_reason(const char *log)
 {
@@ -312,7 +314,9 @@ static const char *verifier_reason(const char *log)
 
 	for (; *line; line = *end ? end + 1 : end) {
 		end = strchrnul(line, '\n');
-		if (end == line || !strncmp(line, "processed ", 10) ||
+		if (end == line && last)
+			break;
+		if (end == line || isblank((unsigned char)*line) || !strncmp(line, "processed ", 10) ||
 		    !strncmp(line, "verification time", 17) || !strncmp(line, "stack depth", 11))
 			continue;
 		last = line;
