@@ -56,7 +56,7 @@ static const struct option_def {
 	  0x100, OPT_VARIANT },
 	{ "name", "NAME", "Load the algorithm under NAME instead of its own", 0x101, OPT_NAME },
 	{ "object", "FILE", "Load tcp_congestion_ops from a BPF object FILE", 0x102, OPT_OBJECT },
-	{ "ops", "NAME", "register/swap: which tcp_congestion_ops of an object holding several",
+	{ "ops", "OPS", "register/swap: which tcp_congestion_ops of an object holding several",
 	  0x106, OPT_OPS },
 	{ "trace", NULL, "register/swap: record BIC events for bictrace (default: off)", 0x103,
 	  OPT_TRACE },
