@@ -316,8 +316,9 @@ static const char *verifier_reason(const char *log)
 		end = strchrnul(line, '\n');
 		if (end == line && last)
 			break;
-		if (end == line || isblank((unsigned char)*line) || !strncmp(line, "processed ", 10) ||
-		    !strncmp(line, "verification time", 17) || !strncmp(line, "stack depth", 11))
+		if (end == line || isblank((unsigned char)*line) ||
+		    !strncmp(line, "processed ", 10) || !strncmp(line, "verification time", 17) ||
+		    !strncmp(line, "stack depth", 11))
 			continue;
 		last = line;
 		len = end - line;
@@ -348,8 +349,8 @@ int ca_load(struct ca_obj *ca)
 		if (!log || !log[0])
 			continue;
 		if (ca->verbose)
-			fprintf(stderr, "-- the verifier's log of program %s --\n%s-- end of the log --\n",
-				bpf_program__name(prog), log);
+			fprintf(stderr, "-- the verifier's log of program %s --\n%s"
+				"-- end of the log --\n", bpf_program__name(prog), log);
 		why = verifier_reason(log);
 		return fail(0, "the verifier rejected program %s of %s%s%s (%s)",
 			    bpf_program__name(prog), ca->what, why ? ": " : "", why ?: "",
