@@ -18,10 +18,12 @@ struct cmd_args {
 	const char *variant;
 	const char *name;
 	const char *object;
+	const char *ops;	/* --ops: which of the object's congestion controls */
 	const char *cgroup;
 	const char *from;
 	bool trace;
 	bool json;
+	bool verbose;
 	struct kernel_features kf;	/* probed for commands that need it */
 };
 

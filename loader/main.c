@@ -35,6 +35,7 @@ enum {
 	OPT_FROM	= 1 << 5,
 	OPT_JSON	= 1 << 6,
 	OPT_VERBOSE	= 1 << 7,	/* every command takes it */
+	OPT_OPS		= 1 << 8,
 };
 
 /*
@@ -53,13 +54,16 @@ static const struct option_def {
 	  0x100, OPT_VARIANT },
 	{ "name", "NAME", "Load the algorithm under NAME instead of its own", 0x101, OPT_NAME },
 	{ "object", "FILE", "Load tcp_congestion_ops from a BPF object FILE", 0x102, OPT_OBJECT },
+	{ "ops", "OPS", "register/swap: which tcp_congestion_ops of an object holding several",
+	  0x106, OPT_OPS },
 	{ "trace", NULL, "register/swap: record BIC events for bictrace (default: off)", 0x103,
 	  OPT_TRACE },
 	{ "cgroup", "PATH", "assign/unassign: the cgroup v2 directory", 0x104, OPT_CGROUP },
 	{ "from", "OLD", "set-default: in every network namespace whose default is OLD", 0x105,
 	  OPT_FROM },
 	{ "json", NULL, "list/status/features: print JSON (errors too)", 'j', OPT_JSON },
-	{ "verbose", NULL, "Let libbpf print its log", 'v', OPT_VERBOSE },
+	{ "verbose", NULL, "Let libbpf print its log, and the verifier's of a program it rejects",
+	  'v', OPT_VERBOSE },
 };
 
 enum {
@@ -79,7 +83,7 @@ static const struct command {
 	const char *doc;
 	int (*run)(const struct cmd_args *a);
 } commands[] = {
-	{ "register", "", 0, 0, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_TRACE, 0,
+	{ "register", "", 0, 0, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_OPS | OPT_TRACE, 0,
 	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_LOCK,
 	  "load, register and pin under " PIN_ROOT, do_register },
 	{ "unregister", " NAME", 1, 1, 0, 0, NEED_BPFFS | NEED_LOCK,
@@ -91,7 +95,7 @@ static const struct command {
 	{ "set-default", " NAME", 1, 1, OPT_FROM, 0, 0,
 	  "default algorithm of this network namespace, or of every one whose default is OLD",
 	  do_set_default },
-	{ "swap", " NAME", 1, 1, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_TRACE, 0,
+	{ "swap", " NAME", 1, 1, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_OPS | OPT_TRACE, 0,
 	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_LOCK,
 	  "replace the implementation behind NAME; running connections keep the one they have",
 	  do_swap },
@@ -157,6 +161,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		case OPT_CGROUP: args.cgroup = arg; break;
 		case OPT_FROM: args.from = arg; break;
 		case OPT_JSON: args.json = json_output = true; break;
+		case OPT_VERBOSE: args.verbose = true; break;
+		case OPT_OPS: args.ops = arg; break;
 		}
 		return 0;
 	}

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Opening, preparing and loading a tcp_congestion_ops object with libbpf. */
+#define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,28 +108,75 @@ static int open_variant(struct ca_obj *ca, const struct variant *v)
 	return 0;
 }
 
-/* The object's tcp_congestion_ops and the name it will register under. */
+/* ops is the congestion control --ops names, by its own name or its map's. */
+static bool ops_named(struct bpf_map *ops, const char *name, const char *want)
+{
+	return !strcmp(name, want) || !strcmp(bpf_map__name(ops), want);
+}
+
+/*
+ * The object's tcp_congestion_ops and the name it will register under.
+ *
+ * An object can hold several (the kernel selftests' bpf_dctcp.o holds
+ * bpf_dctcp_nouse, which no kernel registers, before bpf_dctcp), and none
+ * of them is the obvious one: not the first, which is only where the
+ * compiler put it.  Nor all of them: one register would then be several
+ * registrations, names and pins, some made and some not when one fails,
+ * and --name could rename only one.  So one is taken only when it is the
+ * only one or --ops names it, and the refusal names them all.  --ops takes
+ * the object's own names (the algorithm's, or its map's: the variable in
+ * the source), before --name renames the one taken; swap takes the same.
+ * The others' maps are not created, so libbpf loads none of their programs.
+ */
 static int find_ops(struct ca_obj *ca, const struct ca_spec *spec)
 {
-	struct bpf_map *map;
+	struct bpf_map *map, *chosen = NULL;
+	char all[512] = "", *name, *chosen_name = NULL;
+	int count = 0, matches = 0;
+	size_t n = 0;
 	const char *why;
 
 	bpf_object__for_each_map(map, ca->obj) {
 		if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS)
 			continue;
-		ca->ops = map;
-		ca->name = ops_name(ca->obj, map, bpf_map__initial_value(map, NULL));
-		if (!ca->name)
+		name = ops_name(ca->obj, map, bpf_map__initial_value(map, NULL));
+		if (!name)
 			continue;
-		/* Every later message shows it: the same rule as for names given. */
-		why = spec->name ? NULL : name_problem(ca->name);
-		if (why)
-			return fail(0, "%s names its tcp_congestion_ops '%s': %s (%s; "
-				    "--name gives it another)", ca->what, name_shown(ca->name),
-				    why, NAME_RULE);
-		return 0;
+		count++;
+		if (n < sizeof(all))
+			n += snprintf(all + n, sizeof(all) - n, "%s%s", n ? ", " : "",
+				      name_shown(name));
+		if (spec->ops ? ops_named(map, name, spec->ops) : !chosen) {
+			matches++;
+			chosen = map;
+			chosen_name = name;
+		}
 	}
-	return fail(0, "%s holds no tcp_congestion_ops", ca->what);
+	if (!count)
+		return fail(0, "%s holds no tcp_congestion_ops", ca->what);
+	if (spec->ops && !matches)
+		return fail(0, "%s holds no congestion control named '%s' (it holds %s)",
+			    ca->what, name_shown(spec->ops), all);
+	if (spec->ops && matches > 1)
+		return fail(0, "%s holds %d congestion controls that --ops '%s' could mean (%s)",
+			    ca->what, matches, name_shown(spec->ops), all);
+	if (count > 1 && !spec->ops)
+		return fail(0, "%s holds %d congestion controls (%s); choose one with --ops NAME",
+			    ca->what, count, all);
+
+	bpf_object__for_each_map(map, ca->obj)
+		if (bpf_map__type(map) == BPF_MAP_TYPE_STRUCT_OPS && map != chosen &&
+		    bpf_map__set_autocreate(map, false))
+			return fail(0, "cannot prepare %s", ca->what);
+	ca->ops = chosen;
+	ca->name = chosen_name;
+	/* Every later message shows it: the same rule as for names given. */
+	why = spec->name ? NULL : name_problem(ca->name);
+	if (why)
+		return fail(0, "%s names its tcp_congestion_ops '%s': %s (%s; "
+			    "--name gives it another)", ca->what, name_shown(ca->name),
+			    why, NAME_RULE);
+	return 0;
 }
 
 /*
@@ -177,6 +226,38 @@ static int set_trace(struct ca_obj *ca, bool trace)
 	return 0;
 }
 
+/*
+ * A buffer per program for its verifier log.  libbpf loads a program
+ * without a log and, only if the kernel refuses it, again with the log
+ * into this buffer; so a program whose buffer has text is the one the
+ * verifier rejected, where bpf_object__load() says only EACCES or EINVAL.
+ * libbpf prints no log it was given a buffer for: --verbose has ccctl
+ * print it.  Untouched, calloc's pages cost nothing; a longer log keeps
+ * its end (6.4+) or fails with ENOSPC, still the verifier's refusal.
+ */
+#define VERIFIER_LOG_SIZE	(4U << 20)
+
+static int set_logs(struct ca_obj *ca, bool verbose)
+{
+	struct bpf_program *prog;
+	int n = 0;
+
+	ca->verbose = verbose;
+	bpf_object__for_each_program(prog, ca->obj)
+		n++;
+	ca->logs = calloc(n ?: 1, sizeof(*ca->logs));
+	if (!ca->logs)
+		return fail(-ENOMEM, "cannot prepare %s", ca->what);
+	bpf_object__for_each_program(prog, ca->obj) {
+		ca->logs[ca->nlogs] = calloc(1, VERIFIER_LOG_SIZE);
+		if (!ca->logs[ca->nlogs])
+			return fail(-ENOMEM, "cannot prepare %s", ca->what);
+		if (bpf_program__set_log_buf(prog, ca->logs[ca->nlogs++], VERIFIER_LOG_SIZE))
+			return fail(0, "cannot prepare %s", ca->what);
+	}
+	return 0;
+}
+
 int ca_open(struct ca_obj *ca, const struct ca_spec *spec)
 {
 	const struct variant *v = spec->variant ? variant_find(spec->variant) : &variants[0];
@@ -213,22 +294,79 @@ int ca_open(struct ca_obj *ca, const struct ca_spec *spec)
 	err = bpf_map__set_map_flags(ca->ops, flags);
 	if (err)
 		return fail(err, "cannot prepare %s", ca->what);
-	return set_trace(ca, spec->trace);
+	err = set_trace(ca, spec->trace);
+	if (!err)
+		err = set_logs(ca, spec->verbose);
+	return err;
+}
+
+/*
+ * What the verifier said, in a log: the last line of its first paragraph
+ * but the closing statistics (newer kernels follow the reason with a blank
+ * line and an indented report), cut and made printable for a one-line
+ * message.
+ */
+static const char *verifier_reason(const char *log)
+{
+	static char reason[160];
+	const char *line = log, *end, *last = NULL;
+	size_t len = 0, i;
+
+	for (; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		if (end == line && last)
+			break;
+		if (end == line || isblank((unsigned char)*line) ||
+		    !strncmp(line, "processed ", 10) || !strncmp(line, "verification time", 17) ||
+		    !strncmp(line, "stack depth", 11))
+			continue;
+		last = line;
+		len = end - line;
+	}
+	if (!last)
+		return NULL;
+	if (len >= sizeof(reason))
+		len = sizeof(reason) - 1;
+	for (i = 0; i < len; i++)
+		reason[i] = isprint((unsigned char)last[i]) ? last[i] : '?';
+	reason[len] = '\0';
+	return reason;
 }
 
 int ca_load(struct ca_obj *ca)
 {
-	int err;
+	struct bpf_program *prog;
+	const char *log, *why;
+	int err, i = 0;
 
 	err = bpf_object__load(ca->obj);
-	if (err)
-		return fail(err, "cannot load %s (%s)", ca->name, ca->what);
-	return 0;
+	if (!err)
+		return 0;
+	/* Only a program the kernel refused has a log: libbpf asked for it then. */
+	bpf_object__for_each_program(prog, ca->obj) {
+		log = i < ca->nlogs ? ca->logs[i] : NULL;
+		i++;
+		if (!log || !log[0])
+			continue;
+		if (ca->verbose)
+			fprintf(stderr, "-- the verifier's log of program %s --\n%s"
+				"-- end of the log --\n", bpf_program__name(prog), log);
+		why = verifier_reason(log);
+		return fail(0, "the verifier rejected program %s of %s%s%s (%s)",
+			    bpf_program__name(prog), ca->what, why ? ": " : "", why ?: "",
+			    ca->verbose ? "its log is above" : "--verbose shows its log");
+	}
+	return fail(err, "cannot load %s (%s)", ca->name, ca->what);
 }
 
 void ca_close(struct ca_obj *ca)
 {
+	int i;
+
 	bpf_object__close(ca->obj);
+	for (i = 0; i < ca->nlogs; i++)
+		free(ca->logs[i]);
+	free(ca->logs);
 }
 
 /*

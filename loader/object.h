@@ -18,9 +18,11 @@ struct bpf_map;
 struct ca_spec {
 	const char *variant;	/* a built-in object (NULL: the default), or */
 	const char *object;	/* a BPF object file */
+	const char *ops;	/* its tcp_congestion_ops of this name (own or map's) */
 	const char *name;	/* register under this name instead of its own */
 	bool trace;		/* turn the object's bic_trace switch on */
 	bool link;		/* the kernel registers through struct_ops links */
+	bool verbose;		/* --verbose: show a rejected program's log */
 };
 
 struct ca_obj {
@@ -28,6 +30,9 @@ struct ca_obj {
 	struct bpf_map *ops;	/* its tcp_congestion_ops */
 	char *name;		/* .name in the value ops is created with */
 	char what[PATH_MAX + 16];	/* "variant V" or the file, for messages */
+	char **logs;		/* each program's verifier log, if it is rejected */
+	int nlogs;
+	bool verbose;		/* --verbose: a rejected program's log on stderr */
 };
 
 /* The built-in variant called name exists. */
@@ -39,7 +44,10 @@ const char *variant_names(const char *sep, const char *last);
 /* Open and prepare what spec names; reported. */
 int ca_open(struct ca_obj *ca, const struct ca_spec *spec);
 
-/* Load it into the kernel (the verifier runs here); reported. */
+/*
+ * Load it into the kernel (the verifier runs here); reported, a program the
+ * verifier rejects as such, by name.
+ */
 int ca_load(struct ca_obj *ca);
 
 void ca_close(struct ca_obj *ca);

@@ -29,9 +29,11 @@ static void spec_of(const struct cmd_args *a, struct ca_spec *s)
 	*s = (struct ca_spec){
 		.variant = a->variant,
 		.object = a->object,
+		.ops = a->ops,
 		.name = a->name,
 		.trace = a->trace,
 		.link = a->kf.struct_ops_link,
+		.verbose = a->verbose,
 	};
 }
 

@@ -22,7 +22,8 @@ BPF_NOLINK_OBJS	:= $(addprefix $(BUILD)/bpf/nolink/,$(BIC_OBJS))
 BPF_TRACE_OBJS	:= $(addprefix $(BUILD)/bpf/trace/,$(BIC_OBJS)) \
 		   $(addprefix $(BUILD)/bpf/trace/nolink/,$(BIC_OBJS))
 BPF_TEST_OBJS	:= $(BUILD)/bpf/test/badname.bpf.o $(BUILD)/bpf/test/reno.bpf.o \
-		   $(BUILD)/bpf/test/reno_acked.bpf.o $(BUILD)/bpf/test/bic_1e.bpf.o
+		   $(BUILD)/bpf/test/reno_acked.bpf.o $(BUILD)/bpf/test/bic_1e.bpf.o \
+		   $(patsubst tests/bpf/%.c,$(BUILD)/bpf/test/%.o,$(wildcard tests/bpf/*.bpf.c))
 SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/bic_restore.skel.h \
 		   $(BUILD)/bpf/migrate.skel.h \
 		   $(BUILD)/bpf/assign.skel.h
@@ -68,6 +69,11 @@ $(BUILD)/bpf/test/reno.bpf.o $(BUILD)/bpf/test/reno_acked.bpf.o: bpf/reno.bpf.c 
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) \
 		$(if $(findstring acked,$@),-DRENO_ACKED=1) -c $< -o $@
 
+# The tests' own objects (t_83): one file each, built as they are.
+$(BUILD)/bpf/test/%.bpf.o: tests/bpf/%.bpf.c $(BPF_DEPS)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
 $(BUILD)/bpf/migrate.bpf.o $(BUILD)/bpf/assign.bpf.o $(BUILD)/bpf/ackcost.bpf.o: $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BPF_DEPS)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
@@ -78,3 +84,42 @@ $(BUILD)/bpf/migrate.bpf.o $(BUILD)/bpf/assign.bpf.o $(BUILD)/bpf/ackcost.bpf.o:
 $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $* | sed '/map->link = /d' > $@
+
+# The kernel selftests' own congestion controls (t_83 registers them with
+# ccctl): bpf_dctcp.c (two tcp_congestion_ops, bpf_dctcp_nouse first) and
+# bpf_cubic.c from tools/testing/selftests/bpf of Debian's linux-source of
+# kernel K, built here against K's own vmlinux.h and shipped in K's guest
+# tree only (/opt/bic/bpf/selftests); their code is never committed.  Only
+# 6.12 and 7.3: 6.1's are written for its bpf_tcp_helpers.h, not vmlinux.h.
+SELFTEST_KERNELS := 6.12 7.3
+SELFTEST_CCS	:= bpf_dctcp bpf_cubic
+SELFTEST_DIR	:= tools/testing/selftests/bpf
+# As the selftests' own Makefile does: the host's system headers last (7.3's
+# bpf_cubic.c includes <errno.h>), and no warning for what vmlinux.h of a
+# newer kernel declares that this clang reads as nothing.
+SELFTEST_CFLAGS	= -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wno-missing-declarations \
+		  $(shell $(CLANG) -v -E - </dev/null 2>&1 | \
+		  sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
+selftest_objs	= $(if $(filter $(1),$(SELFTEST_KERNELS)),\
+		  $(foreach c,$(SELFTEST_CCS),$(call kdir,$(1))/selftests/$(c).bpf.o))
+
+define selftest_rules
+$(call kdir,$(1))/selftests/src/.done: $(call kdir,$(1))/.fetched-source vm-image/unpack-source.sh
+	$$(call msg,UNPACK,$$(@D) ($(SELFTEST_DIR)))
+	$(Q)./vm-image/unpack-source.sh $$(@D) $(BUILD)/debs/$(KSRC_$(1))_$(KPKG_$(1))_all.deb \
+		$(SELFTEST_DIR)
+	$(Q)touch $$@
+
+$(call kdir,$(1))/selftests/vmlinux.h: $(call vmlinuz,$(1)) $(BPFTOOL) vmlinux-gen/gen.sh
+	$$(call msg,GEN,$$@)
+	$(Q)mkdir -p $$(@D) && ./vmlinux-gen/gen.sh $(call vmlinuz,$(1)) $(BPFTOOL) $$@
+
+$(call kdir,$(1))/selftests/%.bpf.o: $(call kdir,$(1))/selftests/src/.done \
+		$(call kdir,$(1))/selftests/vmlinux.h
+	$$(call msg,BPF,$$@ ($(KSRC_$(1))))
+	$(Q)$(CLANG) $(SELFTEST_CFLAGS) -I$(call kdir,$(1))/selftests \
+		-I$(TOOLS)/usr/include -I$(call kdir,$(1))/selftests/src/$(SELFTEST_DIR) \
+		-c $(call kdir,$(1))/selftests/src/$(SELFTEST_DIR)/progs/$$*.c -o $$@
+endef
+
+$(foreach k,$(SELFTEST_KERNELS),$(eval $(call selftest_rules,$(k))))

@@ -43,7 +43,7 @@ $(GUEST)/.done: $(call install_exec_files,$(BUILD)/loader) $(BPF_TEST_OBJS) $(GU
 define guest_rules
 $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
 		$(call kdir,$(1))/kmod/tcp_bic_ref.ko $(call kdir,$(1))/testkmod/tcp_ca_many.ko \
-		$(call kpatch_kos,$(1)) $(call kdir,$(1))/kpatch/checkpatch/.ok
+		$(call kpatch_kos,$(1)) $(call kdir,$(1))/kpatch/checkpatch/.ok $(call selftest_objs,$(1))
 	$$(call msg,GUEST,$(call kdir,$(1))/guest)
 	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod/patched
 	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
@@ -53,6 +53,8 @@ $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
 		> $$(@D)/opt/bic/suite.conf
 	$(Q)cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $(call kdir,$(1))/testkmod/tcp_ca_many.ko \
 		$$(@D)/opt/bic/kmod/
+	$(if $(call selftest_objs,$(1)),$(Q)mkdir -p $$(@D)/opt/bic/bpf/selftests && \
+		cp $(call selftest_objs,$(1)) $$(@D)/opt/bic/bpf/selftests/)
 	$(Q)for s in $(KPATCH_SETS); do mkdir -p $$(@D)/opt/bic/kmod/patched/$$$$s && \
 		cp $(call kdir,$(1))/kpatch/$$$$s/ko/tcp_bic.ko $(call kdir,$(1))/kpatch/$$$$s/applied \
 			$$(@D)/opt/bic/kmod/patched/$$$$s/ || exit 1; done
