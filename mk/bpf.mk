@@ -88,7 +88,8 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 # The kernel selftests' own congestion controls (t_83 registers them with
 # ccctl): bpf_dctcp.c (two tcp_congestion_ops, bpf_dctcp_nouse first) and
 # bpf_cubic.c from tools/testing/selftests/bpf of Debian's linux-source of
-# kernel K, built here against K's own vmlinux.h and shipped in K's guest
+# kernel K (unpacked with the files make kpatch needs, mk/kernels.mk),
+# built here against K's own vmlinux.h and shipped in K's guest
 # tree only (/opt/bic/bpf/selftests); their code is never committed.  Only
 # 6.12 and 7.3: 6.1's are written for its bpf_tcp_helpers.h, not vmlinux.h.
 SELFTEST_KERNELS := 6.12 7.3
@@ -104,22 +105,16 @@ selftest_objs	= $(if $(filter $(1),$(SELFTEST_KERNELS)),\
 		  $(foreach c,$(SELFTEST_CCS),$(call kdir,$(1))/selftests/$(c).bpf.o))
 
 define selftest_rules
-$(call kdir,$(1))/selftests/src/.done: $(call kdir,$(1))/.fetched-source vm-image/unpack-source.sh
-	$$(call msg,UNPACK,$$(@D) ($(SELFTEST_DIR)))
-	$(Q)./vm-image/unpack-source.sh $$(@D) $(BUILD)/debs/$(KSRC_$(1))_$(KPKG_$(1))_all.deb \
-		$(SELFTEST_DIR)
-	$(Q)touch $$@
-
 $(call kdir,$(1))/selftests/vmlinux.h: $(call vmlinuz,$(1)) $(BPFTOOL) vmlinux-gen/gen.sh
 	$$(call msg,GEN,$$@)
 	$(Q)mkdir -p $$(@D) && ./vmlinux-gen/gen.sh $(call vmlinuz,$(1)) $(BPFTOOL) $$@
 
-$(call kdir,$(1))/selftests/%.bpf.o: $(call kdir,$(1))/selftests/src/.done \
+$(call kdir,$(1))/selftests/%.bpf.o: $(call kdir,$(1))/ksrc/.done \
 		$(call kdir,$(1))/selftests/vmlinux.h
 	$$(call msg,BPF,$$@ ($(KSRC_$(1))))
 	$(Q)$(CLANG) $(SELFTEST_CFLAGS) -I$(call kdir,$(1))/selftests \
-		-I$(TOOLS)/usr/include -I$(call kdir,$(1))/selftests/src/$(SELFTEST_DIR) \
-		-c $(call kdir,$(1))/selftests/src/$(SELFTEST_DIR)/progs/$$*.c -o $$@
+		-I$(TOOLS)/usr/include -I$(call kdir,$(1))/ksrc/$(SELFTEST_DIR) \
+		-c $(call kdir,$(1))/ksrc/$(SELFTEST_DIR)/progs/$$*.c -o $$@
 endef
 
 $(foreach k,$(SELFTEST_KERNELS),$(eval $(call selftest_rules,$(k))))

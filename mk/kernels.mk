@@ -123,12 +123,15 @@ $(call kdir,$(1))/.fetched-source: vm-image/versions.mk vm-image/fetch-debs.sh |
 	$(Q)$(FETCH) $(KSRC_$(1))=$(KPKG_$(1))
 	$(Q)mkdir -p $$(@D) && touch $$@
 
-# The few files of the source that make kpatch needs, unpacked once.
+# The few files of the source that make kpatch needs, and the BPF
+# selftests (mk/bpf.mk builds two of their congestion controls), unpacked
+# once: decompressing the tarball is what costs.
 $(call kdir,$(1))/ksrc/.done: $(call kdir,$(1))/.fetched-source vm-image/unpack-source.sh
 	$$(call msg,UNPACK,$$(@D))
 	$(Q)./vm-image/unpack-source.sh $$(@D) $(BUILD)/debs/$(KSRC_$(1))_$(KPKG_$(1))_all.deb \
 		net/ipv4/tcp_bic.c net/ipv4/tcp_cong.c \
-		scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch
+		scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch \
+		tools/testing/selftests/bpf
 	$(Q)touch $$@
 
 $(call kdir,$(1))/kpatch/checkpatch/.ok: $(call kdir,$(1))/ksrc/.done vm-image/checkpatch.sh \

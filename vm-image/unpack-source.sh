@@ -3,7 +3,7 @@
 # package into OUT_DIR, paths kept below the tree's top.  Decompressing the
 # tarball is the slow part, so the build does it once per
 # kernel for everything that needs a few of its files (kpatch.sh,
-# checkpatch.sh).
+# checkpatch.sh, the BPF selftests' congestion controls).
 #
 # usage: unpack-source.sh OUT_DIR SOURCE_DEB FILE...
 set -euo pipefail
