@@ -22,6 +22,7 @@ struct cmd_args {
 	const char *from;
 	bool trace;
 	bool json;
+	bool all;
 	struct kernel_features kf;	/* probed for commands that need it */
 };
 
