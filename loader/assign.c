@@ -11,6 +11,10 @@
  * kernel detaches its links; the pin of such a link is stale and is removed
  * by the next ccctl that holds the lock.
  *
+ * unassign --all removes every assignment, each found by its pin, and an
+ * assign that is already so succeeds with a line saying so: a script can
+ * apply and undo a file of assignments without reading cgroup paths back.
+ *
  * Assignments do not nest: a socket of a cgroup runs the programs of every
  * ancestor too, the outermost last, so the outer cgroup's algorithm would
  * win over the inner one's.  Rather than a rule nobody expects, ccctl
@@ -57,8 +61,6 @@ static int refuse_conflict(const char *ca, const char *real, const struct confli
 			    "(assignments cannot nest)", ca, real,
 			    cgroup_within(real, c->path) ? "is inside" : "contains", c->path,
 			    c->found.ca);
-	if (!strcmp(c->found.ca, ca))
-		return fail(0, "%s is already assigned to %s", ca, real);
 	return fail(0, "%s is already assigned to %s; unassign it first", real, c->found.ca);
 }
 
@@ -122,9 +124,19 @@ int do_assign(const struct cmd_args *a)
 	if (err)
 		return err;
 	c.real = real;
-	if (each_assignment(NULL, find_conflict, &c))
-		return refuse_conflict(ca, real, &c);
-	return attach(ca, real, c.id);
+	if (!each_assignment(NULL, find_conflict, &c))
+		return attach(ca, real, c.id);
+	/*
+	 * Already so: nothing to do, and said in a line of its own.  The
+	 * cgroup is compared by its id, not its path, so that a script (the
+	 * boot script's start) can assign what its file says however often
+	 * it runs, without reading paths back out of list.
+	 */
+	if (c.found.id == c.id && !strcmp(c.found.ca, ca)) {
+		printf("%s is already assigned to %s\n", ca, real);
+		return 0;
+	}
+	return refuse_conflict(ca, real, &c);
 }
 
 static int find_id(void *ctx, const struct assignment *a)
@@ -137,12 +149,52 @@ static int find_id(void *ctx, const struct assignment *a)
 	return 1;
 }
 
+/* unassign --all: each assignment removed; the first failure's error. */
+struct remove_all {
+	char path[PATH_MAX];
+	int err;
+};
+
+static int remove_one(void *ctx, const struct assignment *a)
+{
+	struct remove_all *r = ctx;
+	int err;
+
+	/* The lock's clear-up has removed those whose cgroup is gone. */
+	if (cgroup_path(a->id, r->path))
+		snprintf(r->path, sizeof(r->path), "cgroup %llu (gone)", a->id);
+	err = assignment_remove(a);
+	if (err) {
+		/* Reported; the others are still to go. */
+		r->err = r->err ?: err;
+		return 0;
+	}
+	printf("unassigned %s from %s\n", a->ca, r->path);
+	return 0;
+}
+
+/*
+ * Every assignment ccctl pinned, found by its pin rather than by a path
+ * given back to it: what removes them all (the boot script's stop) never
+ * has to carry a cgroup's name, which may hold any byte, through list's
+ * output.  Nothing assigned is nothing to do.
+ */
+static int unassign_all(void)
+{
+	struct remove_all r = {};
+
+	each_assignment(NULL, remove_one, &r);
+	return r.err;
+}
+
 int do_unassign(const struct cmd_args *a)
 {
 	struct conflict c = {};
 	char real[PATH_MAX];
 	int err;
 
+	if (a->all)
+		return unassign_all();
 	err = cgroup_resolve(a->cgroup, real, &c.id);
 	if (err)
 		return err;

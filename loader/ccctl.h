@@ -24,6 +24,7 @@ struct cmd_args {
 	bool trace;
 	bool json;
 	bool verbose;
+	bool all;
 	struct kernel_features kf;	/* probed for commands that need it */
 };
 

@@ -36,6 +36,7 @@ enum {
 	OPT_JSON	= 1 << 6,
 	OPT_VERBOSE	= 1 << 7,	/* every command takes it */
 	OPT_OPS		= 1 << 8,
+	OPT_ALL		= 1 << 9,
 };
 
 /*
@@ -61,6 +62,8 @@ static const struct option_def {
 	{ "cgroup", "PATH", "assign/unassign: the cgroup v2 directory", 0x104, OPT_CGROUP },
 	{ "from", "OLD", "set-default: in every network namespace whose default is OLD", 0x105,
 	  OPT_FROM },
+	{ "all", NULL, "unassign: every cgroup ccctl assigned, whatever its path", 0x107,
+	  OPT_ALL },
 	{ "json", NULL, "list/status/features: print JSON (errors too)", 'j', OPT_JSON },
 	{ "verbose", NULL, "Let libbpf print its log, and the verifier's of a program it rejects",
 	  'v', OPT_VERBOSE },
@@ -79,34 +82,38 @@ static const struct command {
 	int min_args, max_args;
 	unsigned int opts;	/* OPT_* it takes */
 	unsigned int required;	/* OPT_* it cannot go without */
+	unsigned int one_of;	/* OPT_* of which it takes exactly one */
 	unsigned int needs;	/* NEED_* */
 	const char *doc;
 	int (*run)(const struct cmd_args *a);
 } commands[] = {
-	{ "register", "", 0, 0, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_OPS | OPT_TRACE, 0,
+	{ "register", "", 0, 0, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_OPS | OPT_TRACE, 0, 0,
 	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_LOCK,
 	  "load, register and pin under " PIN_ROOT, do_register },
-	{ "unregister", " NAME", 1, 1, 0, 0, NEED_BPFFS | NEED_LOCK,
+	{ "unregister", " NAME", 1, 1, 0, 0, 0, NEED_BPFFS | NEED_LOCK,
 	  "unregister; connections using NAME keep running", do_unregister },
-	{ "list", "", 0, 0, OPT_JSON, 0, NEED_BPFFS,
+	{ "list", "", 0, 0, OPT_JSON, 0, 0, NEED_BPFFS,
 	  "registered algorithms and the sockets using them", do_list },
-	{ "status", " [NAME]", 0, 1, OPT_JSON, 0, NEED_BPFFS,
+	{ "status", " [NAME]", 0, 1, OPT_JSON, 0, 0, NEED_BPFFS,
 	  "the same, of one algorithm", do_list },
-	{ "set-default", " NAME", 1, 1, OPT_FROM, 0, 0,
+	{ "set-default", " NAME", 1, 1, OPT_FROM, 0, 0, 0,
 	  "default algorithm of this network namespace, or of every one whose default is OLD",
 	  do_set_default },
-	{ "swap", " NAME", 1, 1, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_OPS | OPT_TRACE, 0,
+	{ "swap", " NAME", 1, 1, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_OPS | OPT_TRACE, 0, 0,
 	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_LOCK,
 	  "replace the implementation behind NAME; running connections keep the one they have",
 	  do_swap },
-	{ "migrate", " FROM TO", 2, 2, 0, 0, NEED_BTF,
+	{ "migrate", " FROM TO", 2, 2, 0, 0, 0, NEED_BTF,
 	  "switch connections (in every network namespace) from algorithm FROM to TO",
 	  do_migrate },
-	{ "assign", " NAME", 1, 1, OPT_CGROUP, OPT_CGROUP, NEED_BTF | NEED_BPFFS | NEED_LOCK,
-	  "new connections of the cgroup's processes get NAME", do_assign },
-	{ "unassign", "", 0, 0, OPT_CGROUP, OPT_CGROUP, NEED_BPFFS | NEED_LOCK,
-	  "new connections of the cgroup get the default again", do_unassign },
-	{ "features", "", 0, 0, OPT_JSON, 0, NEED_BTF | NEED_FEATURES,
+	{ "assign", " NAME", 1, 1, OPT_CGROUP, OPT_CGROUP, 0, NEED_BTF | NEED_BPFFS | NEED_LOCK,
+	  "new connections of the cgroup's processes get NAME (already so: nothing to do)",
+	  do_assign },
+	{ "unassign", "", 0, 0, OPT_CGROUP | OPT_ALL, 0, OPT_CGROUP | OPT_ALL,
+	  NEED_BPFFS | NEED_LOCK,
+	  "new connections of the cgroup, or of every cgroup ccctl assigned, get the default again",
+	  do_unassign },
+	{ "features", "", 0, 0, OPT_JSON, 0, 0, NEED_BTF | NEED_FEATURES,
 	  "what this kernel supports (struct_ops links, swap)", do_features },
 };
 
@@ -124,11 +131,15 @@ static const char *option_arg(const struct option_def *o)
 	return variants;
 }
 
-/* "NAME OPERANDS [--opt ARG]... --required ARG": options in the table's order. */
+/*
+ * "NAME OPERANDS [--opt ARG]... --required ARG (--this ARG | --that)":
+ * options in the table's order, those of which one is to be given grouped.
+ */
 static const char *usage(const struct command *c)
 {
 	static char buf[256];
 	const struct option_def *o;
+	unsigned int left = c->one_of;	/* one_of options not shown yet */
 	size_t i, n;
 
 	n = snprintf(buf, sizeof(buf), "%s%s", c->name, c->operands);
@@ -136,6 +147,13 @@ static const char *usage(const struct command *c)
 		o = &options[i];
 		if (!(c->opts & o->bit))
 			continue;
+		if (c->one_of & o->bit) {
+			left &= ~o->bit;
+			n += snprintf(buf + n, sizeof(buf) - n, "%s--%s%s%s%s",
+				      (left | o->bit) == c->one_of ? " (" : " | ", o->name,
+				      option_arg(o) ? " " : "", option_arg(o) ?: "", left ? "" : ")");
+			continue;
+		}
 		n += snprintf(buf + n, sizeof(buf) - n, c->required & o->bit ? " --%s%s%s" :
 			      " [--%s%s%s]", o->name, option_arg(o) ? " " : "",
 			      option_arg(o) ?: "");
@@ -163,6 +181,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		case OPT_JSON: args.json = json_output = true; break;
 		case OPT_VERBOSE: args.verbose = true; break;
 		case OPT_OPS: args.ops = arg; break;
+		case OPT_ALL: args.all = true; break;
 		}
 		return 0;
 	}
@@ -287,7 +306,8 @@ static const struct command *parse_command(void)
 	}
 
 	n = args.nargs - 1;
-	if (n < cmd->min_args || n > cmd->max_args || (cmd->required & ~given)) {
+	if (n < cmd->min_args || n > cmd->max_args || (cmd->required & ~given) ||
+	    (cmd->one_of && __builtin_popcount(given & cmd->one_of) != 1)) {
 		fail(0, "usage: ccctl %s", usage(cmd));
 		return NULL;
 	}

@@ -31,6 +31,12 @@ ss_count() {
 	ip netns exec "$1" ss -taniH | grep -cw -- "$2"
 }
 
+# ss_has NS CA COUNT: ss sees exactly COUNT sockets on CA in namespace NS
+# (a command, counted anew at each call: what wait_for polls).
+ss_has() {
+	[ "$(ss_count "$1" "$2")" -eq "$3" ]
+}
+
 # listed CA: the sockets ccctl list --json gives CA.
 listed() {
 	ccctl list --json | jq --arg n "$1" '.[] | select(.name == $n) | .sockets'
@@ -56,7 +62,7 @@ check "$N connections from a namespace without a listener" \
 check_cmp "the sender's namespace has no listening socket" \
 	"$(in_snd ss -ltnH | wc -l)" -eq 0
 check "and the receiver has accepted all $N" \
-	wait_for 10 test "$(ss_count "$RCV" "$FROM")" -eq $((N + 1))
+	wait_for 10 ss_has "$RCV" "$FROM" $((N + 1))
 
 all=$((2 * N + 1))
 check_cmp "ss: $N of the sender's sockets on $FROM" "$(ss_count "$SND" "$FROM")" -eq "$N"

@@ -5,9 +5,10 @@
 # (outside both) and a client outside both stay on the namespace's default;
 # a server in a cgroup puts the connections it accepts on the cgroup's
 # algorithm (passive side).  unassign, and the removal of a cgroup, stop it;
-# list and its JSON show exactly the assignments there are.  Each bad input
+# list and its JSON show exactly the assignments there are; the same
+# assignment twice is nothing to do, said in one line.  Each bad input
 # (no cgroup2 mount, a path that is no cgroup, an algorithm ccctl did not
-# register, the same assignment twice, a second algorithm for a cgroup,
+# register, a second algorithm for a cgroup,
 # nested assignments, also through a second cgroup2 mount, unregistering an
 # algorithm a cgroup names) is one line and leaves maps, links and pins as
 # they were.  All checks are exact: which algorithm a connection has is
@@ -93,6 +94,10 @@ refused "assign with two algorithms" "usage: ccctl assign NAME --cgroup PATH" \
 	ccctl assign bpf_bic bpf_bic_2611 --cgroup "$A"
 refused "unassign where nothing is assigned" "nothing is assigned to $A" \
 	ccctl unassign --cgroup "$A"
+refused "unassign with neither --cgroup nor --all" "usage: ccctl unassign (--cgroup PATH | --all)" \
+	ccctl unassign
+refused "unassign with both --cgroup and --all" "usage: ccctl unassign (--cgroup PATH | --all)" \
+	ccctl unassign --all --cgroup "$A"
 refused "list takes no --cgroup" "list takes no --cgroup option" \
 	ccctl list --cgroup "$A"
 
@@ -104,8 +109,10 @@ check "list shows them under ASSIGNED" \
 	grep -qE "^bpf_bic_2611 +$B\$" <<<"$(ccctl list | sed -n '/^ASSIGNED/,$p')"
 check_cmp "two cgroup links are attached" "$(cgroup_links)" -eq 2
 
-refused "the same assignment twice" "bpf_bic is already assigned to $A" \
-	ccctl assign bpf_bic --cgroup "$A"
+out=$(ccctl assign bpf_bic --cgroup "$A" 2>&1)
+check_cmp "the same assignment twice: exits 0" "$?" -eq 0
+check_cmp "... and says it is already so" "$out" = "bpf_bic is already assigned to $A"
+check_cmp "... and attaches nothing" "$(cgroup_links)" -eq 2
 refused "a second algorithm for a cgroup" "$A is already assigned to bpf_bic; unassign it first" \
 	ccctl assign bpf_bic_2611 --cgroup "$A"
 mkdir -p "$A/sub"

@@ -9,6 +9,20 @@
 # with nothing registered and the default unchanged; a step that fails at
 # run time undoes the steps before it.  An assign line makes its cgroup if
 # missing and assigns it (once, however often start runs); stop unassigns.
+# Each run-time failure (no TMPDIR, no ccctl, list output jq cannot read, a
+# run directory that cannot be made, a saved default that cannot be
+# written, a cgroup directory that cannot be made) is exactly one line on
+# stderr, bpf-bic-apply's with the tool's reason, and exit status 1.
+# Cgroup names with bytes of every kind (not UTF-8, blank and '#' written
+# as \OOO, quotes, backslashes; a tab, which no file line can hold,
+# assigned by ccctl; a newline, if the kernel takes one) are assigned by
+# start and removed by stop, nothing left.  A start that fails after
+# making a cgroup and the directories above it removes each it made.  A
+# stop that fails (ccctl refusing each step, by a stand-in) keeps the
+# saved default, a start after it keeps it too, and the next good stop
+# puts back the original (reno), not cubic.  (The unit
+# keeps /run/bpf-bic across a stop for this, RuntimeDirectoryPreserve=yes:
+# tests/debian checks it under systemd; here nothing removes it.)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -144,28 +158,161 @@ check_cmp "failing register: t62_a undone" "$(names)" = none
 check_cmp "failing register: the default unchanged" "$(cat $CA_DEFAULT)" = "$before_default"
 check_cmp "failing register: no map, link or pin left" "$(ccctl_state)" = "$before"
 
-# --- cgroups ------------------------------------------------------------------
+# --- failures at run time: one line each, exit 1 ------------------------------
+# one_line DESC PATTERN COMMAND...: COMMAND exits non-zero with exactly one
+# line on stderr, bpf-bic-apply's, which has PATTERN (the reason) in it.
+one_line() {
+	local desc=$1 pat=$2 err rc=0
+	shift 2
+	err=$("$@" 2>&1 >/dev/null) || rc=$?
+	info "$desc: $err"
+	check_cmp "$desc: exits non-zero" "$rc" -ne 0
+	check_cmp "$desc: one line on stderr" "$(printf '%s' "$err" | grep -c '')" -eq 1
+	check "$desc: bpf-bic-apply's line, saying '$pat'" says "$err" "$pat"
+}
+# says LINE PATTERN: LINE is bpf-bic-apply's and has PATTERN in it.
+says() { [[ $1 == "bpf-bic-apply: "*"$2"* ]]; }
+
+# A stand-in for ccctl: list prints what is not JSON (T62_FAKE=garbage);
+# every command but list is refused (T62_FAKE=refuse); the rest is ccctl's.
+FAKE=$D/ccctl-fake
+cat > "$FAKE" <<'EOF'
+#!/bin/bash
+case ${T62_FAKE:-}:$1 in
+garbage:list) echo "not JSON"; exit 0 ;;
+refuse:list) ;;
+refuse:*)
+	echo "ccctl: $1 refused by t_62's stand-in" >&2; exit 1 ;;
+esac
+exec ccctl "$@"
+EOF
+chmod +x "$FAKE"
+
+printf 'register t62_a fixed default\n' > "$D/one.conf"
+before=$(ccctl_state)
+one_line "start, no TMPDIR" "cannot create a temporary file in $D/nosuch: No such file or directory" \
+	env TMPDIR="$D/nosuch" "$APPLY" start "$D/one.conf"
+one_line "stop, no TMPDIR" "cannot create a temporary file in $D/nosuch: No such file or directory" \
+	env TMPDIR="$D/nosuch" "$APPLY" stop
+one_line "start, no ccctl" "cannot run $D/nosuch: no such executable" \
+	env CCCTL="$D/nosuch" "$APPLY" start "$D/one.conf"
+one_line "stop, no ccctl" "cannot run $D/nosuch: no such executable" \
+	env CCCTL="$D/nosuch" "$APPLY" stop
+one_line "start, list not JSON" "cannot read what ccctl list --json printed: " \
+	env CCCTL="$FAKE" T62_FAKE=garbage "$APPLY" start "$D/one.conf"
+: > "$D/file"
+one_line "start, a run directory that cannot be made" \
+	"cannot create $D/file/run: Not a directory" \
+	env BPF_BIC_RUNDIR="$D/file/run" "$APPLY" start "$D/one.conf"
+check_cmp "run-time failures: nothing registered, no map, link or pin left" \
+	"$(ccctl_state)" = "$before"
+check_cmp "run-time failures: the default unchanged" "$(cat $CA_DEFAULT)" = "$before_default"
+check "run-time failures: no default saved" test ! -e "$SAVED"
+
+# --- cgroups, with names of every kind of byte; a failed start and stop -----
+fails=$(grep -c '^fail$' "$RESULTS")
+# left_behind: what is there, for a failure to show.
+left_behind() {
+	info "left behind: default $(cat $CA_DEFAULT), saved '$(cat "$SAVED" 2>/dev/null)'"
+	info "  registered: $(names); cgroup links: $(cgroup_links); pins:" \
+		"$(find /sys/fs/bpf/ccctl -mindepth 1 2>/dev/null | tr '\n' ' ')"
+	# shellcheck disable=SC2016	# expanded by the inner bash
+	info "  directories: $(find "$CG" -maxdepth 4 -name 't62*' -exec bash -c 'printf "%q " "$@"' _ {} +)"
+}
+# The operator's default before the first start: reno, which stop's
+# fallback (cubic) is not.
+orig=reno
+echo "$orig" > $CA_DEFAULT
+hi=$'\x80\xa0\xc3\x28\xfe\xff'	# none of it UTF-8
+# Besides $CG/t62: cgroups as the file writes them, and as they are: raw
+# bytes, quotes and backslashes as they are; a blank, '#', bytes and a
+# backslash before digits as \OOO.
+words=("t62_hi$hi\"'\\x\\" 't62\040sp\043\200\377\134101')
+cgs=("$CG/t62_hi$hi\"'\\x\\" "$CG/t62 sp#"$'\x80\xff''\101')
 rmdir "$CG/t62" 2>/dev/null
-printf 'register t62_a fixed default\nregister t62_b 2611\nassign t62_b %s/t62\n' "$CG" \
-	> "$D/cg.conf"
+{
+	echo "register t62_a fixed default"
+	echo "register t62_b 2611"
+	echo "assign t62_b $CG/t62"
+	printf "assign t62_a $CG/%s\n" "${words[@]}"
+} > "$D/cg.conf"
+# every_dir: each cgroup of the file is there.
+every_dir() { local c; for c in "$CG/t62" "${cgs[@]}"; do [ -d "$c" ] || return 1; done; }
+
 err=$("$APPLY" start "$D/cg.conf" 2>&1 >/dev/null)
 check_cmp "assign: start exits 0" "$?" -eq 0
-info "$err"
-check "assign: the missing cgroup created" test -d "$CG/t62"
-check_cmp "assign: ccctl lists the cgroup under t62_b" \
-	"$(ccctl list --json | jq -cS 'map({(.name): .cgroups}) | add')" = \
-	"{\"t62_a\":[],\"t62_b\":[\"$CG/t62\"]}"
-check_cmp "assign: one cgroup link" "$(cgroup_links)" -eq 1
+check "assign: nothing on stderr${err:+ (got: $err)}" test -z "$err"
+check "assign: each missing cgroup created, under its own name" every_dir
+check_cmp "assign: ccctl lists \$CG/t62 under t62_b" \
+	"$(ccctl list --json | jq -cS 'map({(.name): .cgroups}) | add | .t62_b')" = "[\"$CG/t62\"]"
+check_cmp "assign: three cgroup links" "$(cgroup_links)" -eq 3
+check_cmp "assign: the default before saved" "$(cat "$SAVED" 2>/dev/null)" = "$orig"
+# A file making t62_b the default must save t62_a first, here where it
+# cannot be written: the one step to undo.
+mkdir -p "$D/ro" && mount -t tmpfs -o ro t62ro "$D/ro"
+printf 'register t62_b 2611 default\n' > "$D/b.conf"
+one_line "start, a saved default that cannot be written" \
+	"save the default: cannot write $D/ro/default-before: Read-only file system" \
+	env BPF_BIC_RUNDIR="$D/ro" "$APPLY" start "$D/b.conf"
+umount "$D/ro"
+check_cmp "... the default unchanged" "$(cat $CA_DEFAULT)" = t62_a
+# What no file line can hold, assigned by ccctl through a symlink.
+n=4
+mkdir "$CG/t62"$'\t'"tab" && ln -s "$CG/t62"$'\t'"tab" "$D/tab"
+check "ccctl assigns a cgroup with a tab in its name" ccctl assign t62_a --cgroup "$D/tab"
+if mkdir "$CG/t62"$'\n'"nl" 2>/dev/null; then
+	ln -s "$CG/t62"$'\n'"nl" "$D/nl"
+	check "ccctl assigns a cgroup with a newline in its name" ccctl assign t62_a --cgroup "$D/nl"
+	n=$((n + 1))
+else
+	info "this kernel takes no newline in a cgroup's name"
+fi
 err=$("$APPLY" start "$D/cg.conf" 2>&1 >/dev/null)
 check_cmp "assign: second start exits 0" "$?" -eq 0
-check_cmp "assign: still one cgroup link" "$(cgroup_links)" -eq 1
-err=$("$APPLY" stop 2>&1 >/dev/null)
+check "assign: second start, nothing on stderr${err:+ (got: $err)}" test -z "$err"
+check_cmp "assign: still the same $n cgroup links" "$(cgroup_links)" -eq "$n"
+
+# A start that fails after it made a cgroup and the directories above it.
+printf 'register t62_a fixed default\nassign t62_a %s/x/y\n' "${cgs[0]}" > "$D/nest.conf"
+one_line "failing assign" "assign t62_a ${cgs[0]}/x/y: ccctl: cannot assign t62_a" \
+	"$APPLY" start "$D/nest.conf"
+check "failing assign: both directories it made removed" test ! -e "${cgs[0]}/x"
+check "failing assign: the cgroup it did not make kept" test -d "${cgs[0]}"
+mkdir "$CG/t62m" && echo 2 > "$CG/t62m/cgroup.max.depth"
+printf 'register t62_a fixed default\nassign t62_a %s/t62m/x/y/z\n' "$CG" > "$D/deep.conf"
+one_line "a cgroup that cannot be made" \
+	"assign t62_a: cannot create $CG/t62m/x/y/z: Resource temporarily unavailable" \
+	"$APPLY" start "$D/deep.conf"
+check "a cgroup that cannot be made: the two made above it removed" test ! -e "$CG/t62m/x"
+check "a cgroup that cannot be made: the one it did not make kept" test -d "$CG/t62m"
+check_cmp "failed starts: the $n assignments kept" "$(cgroup_links)" -eq "$n"
+check_cmp "failed starts: still registered" "$(names)" = "t62_a t62_b"
+check_cmp "failed starts: the default still t62_a" "$(cat $CA_DEFAULT)" = t62_a
+check_cmp "failed starts: the saved default still $orig" "$(cat "$SAVED" 2>/dev/null)" = "$orig"
+
+# A stop that fails (each ccctl step refused, the default not put back)
+# keeps the saved default; the next start keeps it too, and the next good
+# stop puts it back.
+one_line "failing stop" "stop: unassign --all: ccctl: unassign refused" \
+	env CCCTL="$FAKE" T62_FAKE=refuse "$APPLY" stop
+check_cmp "failing stop: the default still t62_a" "$(cat $CA_DEFAULT)" = t62_a
+check_cmp "failing stop: the saved default kept" "$(cat "$SAVED" 2>/dev/null)" = "$orig"
+err=$("$APPLY" start "$D/cg.conf" 2>&1 >/dev/null)
+check_cmp "start after it: exits 0" "$?" -eq 0
+check_cmp "start after it: the saved default still $orig" "$(cat "$SAVED" 2>/dev/null)" = "$orig"
+out=$("$APPLY" stop 2>"$D/err")
 check_cmp "assign: stop exits 0" "$?" -eq 0
-info "$err"
-check_cmp "assign: stop leaves nothing registered" "$(names)" = none
+check "assign: stop, nothing on stderr" test ! -s "$D/err"
+check "assign: stop says 4 cgroups unassigned ($out)" grep -qF " 4 cgroup(s) unassigned" <<<"$out"
 check_cmp "assign: stop leaves no cgroup link" "$(cgroup_links)" -eq 0
-check_cmp "assign: stop puts the default back" "$(cat $CA_DEFAULT)" = "$before_default"
+check_cmp "assign: stop leaves nothing registered" "$(names)" = none
 check "assign: no pins" no_pins
-rmdir "$CG/t62" 2>/dev/null
+check_cmp "assign: stop puts the original default back, not cubic" "$(cat $CA_DEFAULT)" = "$orig"
+check "assign: the saved default gone" test ! -e "$SAVED"
+[ "$(grep -c '^fail$' "$RESULTS")" -eq "$fails" ] || left_behind
+for c in "$CG/t62" "${cgs[@]}" "$CG/t62"$'\t'"tab" "$CG/t62"$'\n'"nl" "$CG/t62m"; do
+	rmdir "$c" 2>/dev/null
+done
+echo "$before_default" > $CA_DEFAULT
 check "no struct_ops map left at the end" wait_for 10 maps_back
 rm -rf "$D"

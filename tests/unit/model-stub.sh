@@ -194,7 +194,7 @@ stub_assign() {
 	stub_name_rule "$n" || return
 	[ -n "${S_regmap[$n]+x}" ] || { stub_refuse "$n is not registered by ccctl (nothing pinned)"; return; }
 	stub_cgroup "$p" || return
-	[ "${S_asg[$p]:-}" != "$n" ] || { stub_refuse "$n is already assigned to $p"; return; }
+	[ "${S_asg[$p]:-}" != "$n" ] || { S_OUT="$n is already assigned to $p"; return; }
 	[ -z "${S_asg[$p]:-}" ] || { stub_refuse "$p is already assigned to ${S_asg[$p]}; unassign it first"; return; }
 	for c in "${!S_asg[@]}"; do
 		[[ $p != "$c"/* ]] ||

@@ -421,7 +421,7 @@ op_assign() {
 	elif [ "$cg" = tmp ]; then WANT_ERR="ccctl: $path is not a cgroup *"
 	elif [ "$cg" = none ]; then WANT_ERR="ccctl: cannot find cgroup $path: *"
 	elif [ "${asg[$cg]:-}" = "$name" ]; then
-		WANT_ERR="ccctl: $name is already assigned to $path"
+		EXPECT=ok WANT_OUT="$name is already assigned to $path"
 	elif [ -n "${asg[$cg]:-}" ]; then
 		WANT_ERR="ccctl: $path is already assigned to ${asg[$cg]}; unassign it first"
 	else
