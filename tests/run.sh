@@ -6,9 +6,9 @@
 # usage: run.sh [--jobs N] [--out DIR] [--log PREFIX] [--timeout SEC] [--unit CMD]...
 #               [--job ID=CMD]... --kernels "ID:VMLINUZ:INITRD ..." -- GUEST_COMMAND...
 #   --unit	a host test (a shell command line), repeatable: all of them
-#		one after another in one slot, queued after the kernels'
-#		suites, so that they take the slot of the suite that ends
-#		first rather than delay every guest
+#		one after another in one slot, queued last (after the
+#		kernels' suites and the jobs), so that they take a slot as it
+#		frees rather than delay every guest
 #   --job	a test that boots guests of its own (a shell command line),
 #		queued after the kernels' suites and run in their slots,
 #		repeatable
@@ -130,11 +130,8 @@ for spec in $kernels; do
 	run_guest "$id" "$vmlinuz" "$initrd" "$@" &
 	running[$id]=$!
 done
-if [ "${#units[@]}" -gt 0 ]; then
-	slot
-	run_units &
-	running[host]=$!
-fi
+# The jobs (a Debian guest: minutes) before the host tests (about one):
+# the longest first, so the short one fills whichever slot frees last.
 for spec in "${extra[@]}"; do
 	id=${spec%%=*}
 	job_cmd[$id]=${spec#*=}
@@ -142,6 +139,11 @@ for spec in "${extra[@]}"; do
 	run_job "$id" "${job_cmd[$id]}" &
 	running[$id]=$!
 done
+if [ "${#units[@]}" -gt 0 ]; then
+	slot
+	run_units &
+	running[host]=$!
+fi
 wait
 for r in "${!running[@]}"; do
 	report "$r"
