@@ -1,7 +1,7 @@
 #!/bin/bash
 # Under two running iperf3 flows, ccctl swaps the implementation behind
-# bpf_bic and migrates the connections off and back on, 100 times each on
-# the primary kernel: no connection is dropped, ss shows each migration, the
+# bpf_bic and migrates the connections off and back on, SWAP_ROUNDS times
+# each (most on the primary kernel): no connection is dropped, ss shows each migration, the
 # link keeps its id while its map changes, a swap leaves running sockets on
 # the old ops and migrated ones land on the new.  Unregistering bpf_bic under the flows
 # leaves them running, and once they end nothing is left in the kernel.
