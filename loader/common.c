@@ -16,6 +16,26 @@
 const char *prog_name = "ccctl";
 bool json_output;
 
+/*
+ * s on one line: a control character as \xNN, so that a name holding a
+ * newline (a namespace's, a path's) cannot split a message; malloc'd, or
+ * NULL.
+ */
+char *one_line(const char *s)
+{
+	char *out = malloc(strlen(s) * 4 + 1), *p = out;
+
+	for (; out && *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			p += sprintf(p, "\\x%02x", (unsigned char)*s);
+		else
+			*p++ = *s;
+	}
+	if (out)
+		*p = '\0';
+	return out;
+}
+
 int fail(int err, const char *fmt, ...)
 {
 	char why[128], *msg = NULL, *full;
@@ -38,11 +58,13 @@ int fail(int err, const char *fmt, ...)
 		jw_init(&w, stderr);
 		jw_start_object(&w);
 		jw_name(&w, "error");
-		jw_string(&w, msg ?: fmt);
+		jw_string(&w, msg ?: "out of memory reporting a failure");
 		jw_end_object(&w);
 		fputc('\n', stderr);
 	} else {
-		fprintf(stderr, "%s: %s\n", prog_name, msg ?: fmt);
+		full = msg ? one_line(msg) : NULL;
+		fprintf(stderr, "%s: %s\n", prog_name, full ?: "out of memory reporting a failure");
+		free(full);
 	}
 	free(msg);
 	return err ? -abs(err) : -EINVAL;

@@ -23,6 +23,9 @@ extern bool json_output;
  */
 int fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* s with each control character as \xNN: one line, malloc'd (NULL: no memory). */
+char *one_line(const char *s);
+
 /*
  * A step a kill -9 or a crash could interrupt.  Nothing happens here;
  * linked with faults.o (ccctl-faults, t_56) the process kills itself at the

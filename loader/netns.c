@@ -75,9 +75,13 @@ static int visit_netns(struct netns_walk *w, const char *path, bool named)
 		return 0;
 	if (fstatfs(fd, &fs) || fs.f_type != NSFS_MAGIC || fstat(fd, &st) ||
 	    ioctl(fd, NS_GET_NSTYPE) != CLONE_NEWNET) {
-		if (named)
+		if (named) {
+			char *shown = one_line(path);
+
 			fprintf(stderr, "%s: skipped %s: not a network namespace\n",
-				prog_name, path);
+				prog_name, shown ?: "an entry");
+			free(shown);
+		}
 		close(fd);
 		return 0;
 	}

@@ -15,6 +15,8 @@
 # - A second bpffs mounted over /sys/fs/bpf hides ccctl's pins: every
 #   command that reads them refuses in one line (stop would otherwise undo
 #   nothing and succeed); a bind mount of the same bpffs hides nothing.
+# - A namespace named with a newline, a tab and bytes that are not UTF-8:
+#   a refusal that names it is still one line.
 # - Cgroup names with bytes of every class ccctl takes: list --json writes
 #   valid UTF-8 as it is, '"' and '\' escaped, and other bytes as \udcXX;
 #   the table keeps each row on one line; unassign finds the cgroup again.
@@ -32,6 +34,7 @@ cleanup() {
 	local n
 	umount /sys/fs/bpf 2>/dev/null
 	rmmod tcp_ca_many 2>/dev/null
+	ip netns del $'t84 n\nt\t\xe9\xff' 2>/dev/null
 	grep -q ' /sys/fs/bpf bpf' /proc/mounts || mount -t bpf bpf /sys/fs/bpf
 	echo reno > /proc/sys/net/ipv4/tcp_congestion_control
 	ccctl unassign --cgroup "$CG/t84"* > /dev/null 2>&1
@@ -85,6 +88,22 @@ check_cmp "dmesg has one WARNING" 1 -eq "$(dmesg | grep -c 'WARNING:')"
 check "and it is the cut list's" \
 	sh -c "dmesg | grep 'WARNING:' | grep -q tcp_get_available_congestion_control"
 dmesg -c > /dev/null
+
+# A namespace named with a newline, a tab and bytes that are not UTF-8
+# (ip netns takes any byte but '/'), its default the last one (allowed
+# there: it was the initial namespace's default): the refusal names it,
+# still in one line.
+ns=$'t84 n\nt\t\xe9\xff'
+if ip netns add "$ns"; then
+	ip netns exec "$ns" sh -c "echo $last > /proc/sys/net/ipv4/tcp_congestion_control"
+	err=$(ccctl unregister "$last" 2>&1 >/dev/null)
+	info "unregister with a namespace of that name: $err"
+	check_cmp "unregister refused in one line naming it" "$(printf '%s\n' "$err" | wc -l)" -eq 1
+	check "... its newline and tab shown as \\xNN" grep -qF 'network namespace /run/netns/t84 n\x0at\x09' <<< "$err"
+	ip netns del "$ns"
+else
+	not_ok "cannot make a network namespace named with a newline"
+fi
 
 # Unregister all but the first, the last ones (which the sysctl lacks) first.
 ok=0
