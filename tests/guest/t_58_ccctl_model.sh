@@ -12,7 +12,8 @@
 # of one of the cgroups, or not) and over loopback, and namespaces that
 # come and go held one way only (an ip netns entry named with a dot, an
 # nsfs bind mount elsewhere, one thread, an open descriptor:
-# tests/tools/nshold), each with the initial namespace's default then.  The model says, for each, whether ccctl succeeds (one line on
+# tests/tools/nshold), each with the initial namespace's default then, and
+# routes whose congctl names an algorithm, in either namespace.  The model says, for each, whether ccctl succeeds (one line on
 # stdout: the registered map, how many sockets migrate moved, the cgroup
 # assigned) or refuses (one line on stderr, nothing on stdout; for assign,
 # unassign and an unregister of an assigned algorithm, the line says why:
@@ -23,7 +24,8 @@
 #     marks an algorithm allowed when it becomes a default; a swap's new
 #     instance is not), which only another namespace may take;
 #   - the initial namespace's default and the other's are the model's, and
-#     neither can be unregistered, nor can that of a held namespace;
+#     neither can be unregistered, nor can that of a held namespace or
+#     one a route's congctl names (a route takes only an algorithm there is);
 #   - `ccctl list --json` shows exactly the registered names, each with its
 #     map, its default flag, the number of sockets on it (every namespace)
 #     and the cgroups assigned it, and the pins under /sys/fs/bpf/ccctl are
@@ -181,6 +183,30 @@ ns_unhold() {
 	esac
 }
 
+# A blackhole route with congctl NAME (model.sh's route_add): the kernel
+# checks the name, no device is needed.  The handle is WHERE:PREFIX.
+rt_next=0
+route_add() {
+	local prefix
+	rt_next=$((rt_next + 1))
+	prefix=10.$((99 + rt_next / 256)).$((rt_next % 256)).0/24
+	ROUTE=""
+	if [ "$1" = ns ]; then
+		in_snd ip route add blackhole "$prefix" congctl "$2" 2> "$TMP/err"
+	else
+		ip route add blackhole "$prefix" congctl "$2" 2> "$TMP/err"
+	fi && ROUTE="$1:$prefix" && return 0
+	ERR=$(< "$TMP/err")
+	return 1
+}
+
+route_del() {
+	case $1 in
+	ns:*) in_snd ip route del blackhole "${1#ns:}" ;;
+	*) ip route del blackhole "${1#*:}" ;;
+	esac
+}
+
 observe() {
 	ccctl list --json > "$TMP/list" 2>&1
 	OBSERVED=$(ccobserve --list "$TMP/list" --netns "$SND" 2>&1)
@@ -196,6 +222,7 @@ reset_state() {
 		wait "${h_pid[$i]}" 2>/dev/null
 	done
 	for i in "${!ns_h[@]}"; do ns_unhold "${ns_h[$i]}"; done
+	for i in "${!rt_h[@]}"; do route_del "${rt_h[$i]}"; done
 	ccctl set-default cubic >/dev/null
 	in_snd ccctl set-default cubic >/dev/null
 	for n in "${CGS[@]}"; do

@@ -24,6 +24,9 @@
 #   stub_ns_hold		a network namespace of its own: its default
 #				the initial one's; S_NSHOLD a handle
 #   stub_ns_unhold HANDLE
+#   stub_route_add NAME	a route whose congctl is NAME: S_ROUTE, or
+#				false with S_ERR when no such algorithm
+#   stub_route_del HANDLE
 #   stub_observe		the canonical line (model.sh's model_line says
 #				what it holds) into S_LINE
 #
@@ -32,7 +35,7 @@
 
 stub_init() {
 	declare -gA S_regmap=() S_reglink=() S_allowed=() S_asg=()
-	declare -gA S_hkind=() S_hn=() S_hca=() S_hmap=() S_nsca=() S_nsmap=()
+	declare -gA S_hkind=() S_hn=() S_hca=() S_hmap=() S_nsca=() S_nsmap=() S_rtca=()
 	S_links=$1 S_next_map=40 S_next_link=7 S_next_h=1
 	S_definit=cubic S_definit_map="" S_defns=cubic S_defns_map=""
 }
@@ -126,6 +129,9 @@ stub_unregister() {
 	for c in "${!S_nsca[@]}"; do
 		[ "${S_nsca[$c]}" != "$n" ] ||
 			{ stub_refuse "$n is the default congestion control of network namespace held$c"; return; }
+	done
+	for c in "${!S_rtca[@]}"; do
+		[ "${S_rtca[$c]}" != "$n" ] || { stub_refuse "$n is the congctl of route r$c"; return; }
 	done
 	for c in "${!S_asg[@]}"; do
 		[ "${S_asg[$c]}" != "$n" ] ||
@@ -252,6 +258,19 @@ stub_ns_hold() {
 
 stub_ns_unhold() {
 	unset "S_nsca[$1]" "S_nsmap[$1]"
+}
+
+stub_route_add() {
+	# shellcheck disable=SC2034	# the caller's
+	stub_available "$1" || { S_ERR="Error: argument \"$1\" is wrong: invalid congctl"; return 1; }
+	S_rtca[$S_next_h]=$1
+	# shellcheck disable=SC2034	# the caller's
+	S_ROUTE=$S_next_h
+	S_next_h=$((S_next_h + 1))
+}
+
+stub_route_del() {
+	unset "S_rtca[$1]"
 }
 
 # stub_joined SEP WORDS...: the words sorted (bytewise, as strcmp; numbers

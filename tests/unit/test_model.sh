@@ -56,6 +56,8 @@ holder() {
 unhold() { stub_unhold "$1"; }
 ns_hold() { stub_ns_hold; NSHOLD=$S_NSHOLD; }
 ns_unhold() { stub_ns_unhold "$1"; }
+route_add() { stub_route_add "$2" || { ERR=$S_ERR; return 1; }; ROUTE=$S_ROUTE; }
+route_del() { stub_route_del "$1"; }
 observe() { stub_observe; OBSERVED=$S_LINE; }
 settled() { agree; }
 reset_state() {

@@ -27,6 +27,8 @@
 #   close I			close the connections of the I-th holder
 #   nsadd HOW			a namespace of its own, held HOW (NS_HOWS)
 #   nsdel I			let the I-th of them go
+#   route WHERE NAME		a route with congctl NAME (WHERE init or ns)
+#   unroute I			remove the I-th of them
 # NAME "!N" is BADS[N], a name ccctl must refuse.
 
 # shellcheck disable=SC2034	# read through pick's nameref
@@ -109,12 +111,17 @@ gen_op() {
 		if ((RANDOM % 2)); then pick CGS; OP="open $a $b $REPLY"; else OP="open $a $b"; fi
 	elif [ "$r" -lt 88 ]; then
 		OP="lo $((RANDOM % 2 + 1))"
-	elif [ "$r" -lt 94 ]; then
+	elif [ "$r" -lt 93 ]; then
 		OP="close $((RANDOM % 8))"
-	elif [ "$r" -lt 97 ]; then
+	elif [ "$r" -lt 95 ]; then
 		pick NS_HOWS; OP="nsadd $REPLY"
-	else
+	elif [ "$r" -lt 97 ]; then
 		OP="nsdel $((RANDOM % 4))"
+	elif [ "$r" -lt 99 ]; then
+		gen_name 15 5 reg
+		if ((RANDOM % 2)); then OP="route init $REPLY"; else OP="route ns $REPLY"; fi
+	else
+		OP="unroute $((RANDOM % 4))"
 	fi
 }
 
@@ -129,7 +136,7 @@ declare -A tally=()
 gen_init() {
 	MUST=(reg:ok reg:refused unreg:ok unreg:refused mig:ok mig:refused def:ok def:refused
 		defns:ok defns:refused assign:ok assign:refused unassign:ok unassign:refused
-		open open:cg lo close nsadd nsdel)
+		open open:cg lo close nsadd nsdel route unroute)
 	$links && MUST+=(swap:ok)
 	tally=()
 }
@@ -145,7 +152,8 @@ covered() {
 # OPEN_CG); true if, by the model, it changed nothing.
 note_kind() {
 	local kind=${1%% *}:$EXPECT
-	[[ $1 == open* || $1 == lo* || $1 == close* || $1 == ns* ]] && kind=${1%% *}
+	[[ $1 == open* || $1 == lo* || $1 == close* || $1 == ns* || $1 == *route* ]] &&
+		kind=${1%% *}
 	tally[$kind]=$(( ${tally[$kind]:-0} + 1 ))
 	[ -n "$OPEN_CG" ] && tally[open:cg]=$(( ${tally[open:cg]:-0} + 1 ))
 	[[ $kind == *:refused || $kind == list:* || $kind == status:* ]]
@@ -225,6 +233,9 @@ gen_missing() {
 		close) OP="close 0" ;;
 		nsadd) pick NS_HOWS; OP="nsadd $REPLY" ;;
 		nsdel) OP="nsdel 0" ;;
+		# a route on one of ours, so that an unregister meets it
+		route) OP="route init ${some:-reno}" ;;
+		unroute) OP="unroute 0" ;;
 		swap:ok)
 			if [ -n "$swappable" ]; then
 				OP="swap $swappable ${FORM_OF[$swappable]} -"

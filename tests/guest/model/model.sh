@@ -27,6 +27,10 @@
 #				process), fd (an open descriptor); NSHOLD a
 #				handle, or return 1 with ERR
 #   ns_unhold HANDLE		let it go
+#   route_add WHERE NAME	a route (WHERE init: in the initial
+#				namespace; ns: in SND) whose congctl is
+#				NAME; ROUTE a handle, or return 1 with ERR
+#   route_del HANDLE		remove it
 #   observe			the system's state as one canonical line,
 #				into OBSERVED
 # and the variables BIC_DIR (where the objects are), TMP, CGROOT, links
@@ -108,6 +112,9 @@ declare -A asg=()
 # (name and instance) and the system's handle; none has sockets.
 declare -A ns_h=() ns_ca=() ns_inst=()
 next_ns=0
+# Routes whose congctl names an algorithm (by name: a swap keeps them).
+declare -A rt_h=() rt_ca=()
+next_rt=0
 # PLANT=default-unregister: the model forgets that the default cannot be
 # unregistered (the shrinker's self-test).
 PLANT=${PLANT:-}
@@ -115,7 +122,7 @@ PLANT=${PLANT:-}
 model_reset() {
 	reg=() inst_map=() reg_link=() allowed=() asg=()
 	h_pid=() h_ca=() h_inst=() h_n=() h_kind=()
-	ns_h=() ns_ca=() ns_inst=()
+	ns_h=() ns_ca=() ns_inst=() rt_h=() rt_ca=()
 	def_init=cubic def_init_inst="" def_ns=cubic def_ns_inst=""
 }
 
@@ -135,6 +142,13 @@ is_allowed() {
 held_default() {
 	local i
 	for i in "${!ns_h[@]}"; do [ "${ns_ca[$i]}" = "$1" ] && return 0; done
+	return 1
+}
+
+# A route's congctl names NAME.
+routed() {
+	local i
+	for i in "${!rt_h[@]}"; do [ "${rt_ca[$i]}" = "$1" ] && return 0; done
 	return 1
 }
 
@@ -313,6 +327,7 @@ op_unreg() {
 	elif [ "$def_init" = "$name" ] && [ "$PLANT" != default-unregister ]; then :
 	elif [ "$def_ns" = "$name" ]; then :	# another namespace's default
 	elif held_default "$name"; then :	# one held only by ns_hold's way
+	elif routed "$name"; then :		# a route's congctl
 	elif is_assigned "$name"; then
 		[ "$def_init" = "$name" ] ||
 			WANT_ERR="ccctl: $name is assigned to cgroup *; ccctl unassign --cgroup * first"
@@ -521,6 +536,29 @@ op_nsdel() {
 	unset "ns_h[$i]" "ns_ca[$i]" "ns_inst[$i]"
 }
 
+# The kernel takes a route's congctl only for an algorithm it has.
+op_route() {
+	local where=$1 tok=$2 want=fail
+	name_of "$tok"
+	! is_bad "$tok" && available "$NAME" && want=ok
+	if route_add "$where" "$NAME"; then
+		[ "$want" = ok ] || { MISMATCH="a route took congctl '$NAME', which is not available"; return 1; }
+	else
+		[ "$want" = fail ] || { MISMATCH="no route with congctl $NAME: $ERR"; return 1; }
+		return 0
+	fi
+	rt_h[$next_rt]=$ROUTE rt_ca[$next_rt]=$NAME
+	next_rt=$((next_rt + 1))
+}
+
+op_unroute() {
+	local ids=("${!rt_h[@]}") i
+	[ "${#ids[@]}" -gt 0 ] || return 0
+	i=${ids[$1 % ${#ids[@]}]}
+	route_del "${rt_h[$i]}"
+	unset "rt_h[$i]" "rt_ca[$i]"
+}
+
 # run_op OP: run one operation against the system and the model; false,
 # with MISMATCH, when ccctl or tcphold did not do what the model said.
 run_op() {
@@ -543,6 +581,8 @@ run_op() {
 	close) op_close "${words[1]}" ;;
 	nsadd) op_nsadd "${words[1]}" ;;
 	nsdel) op_nsdel "${words[1]}" ;;
+	route) op_route "${words[1]}" "${words[2]}" ;;
+	unroute) op_unroute "${words[1]}" ;;
 	*) MISMATCH="unknown operation '$1'"; return 1 ;;
 	esac
 }
