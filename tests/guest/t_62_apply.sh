@@ -41,6 +41,7 @@ before_default=$(cat $CA_DEFAULT)
 rm -f "$SAVED"
 
 # names: what ccctl has registered, "none" for nothing.
+TWO_OPS=$BIC_DIR/bpf/test/two_ops.bpf.o
 names() {
 	local j
 	j=$(ccctl list --json) || { echo "ccctl list failed"; return; }
@@ -143,6 +144,24 @@ printf 'register reno fixed\n' > "$D/bad.conf"
 bad_conf "a name the kernel already has" 1 "already a congestion control"
 printf 'register t62_a fixed\nassign t62_a /tmp/t62\n' > "$D/bad.conf"
 bad_conf "cgroup outside the cgroup2 mount" 2 "not under the cgroup2 mount"
+printf 'register t62_a fixed ops=x\n' > "$D/bad.conf"
+bad_conf "ops= after a variant" 1 "is no object"
+printf 'register t62_a %s ops=a.b\n' "$TWO_OPS" > "$D/bad.conf"
+bad_conf "ops= with a bad name" 1 "invalid ops name 'a.b'"
+
+# An object with two tcp_congestion_ops (tests/bpf/two_ops.bpf.c): ops=
+# chooses one, and without it ccctl's refusal, naming both, is the one
+# line, with nothing of the file left applied.
+printf 'register t62_o %s ops=bpf_t83_b\n' "$TWO_OPS" > "$D/ops.conf"
+check "start with ops= registers the one chosen" "$APPLY" start "$D/ops.conf"
+check_cmp "... under the file's name" "$(names)" = t62_o
+check "stop" "$APPLY" stop
+printf 'register t62_a fixed default\nregister t62_o %s\n' "$TWO_OPS" > "$D/fail.conf"
+before=$(ccctl_state)
+err=$("$APPLY" start "$D/fail.conf" 2>&1 >/dev/null)
+check_cmp "start without ops=: one line on stderr" "$(printf '%s' "$err" | grep -c '')" -eq 1
+check "... ccctl's, naming both" grep -q "register t62_o: ccctl: .*bpf_t83_a, bpf_t83_b" <<<"$err"
+check_cmp "... nothing left applied" "$(ccctl_state)" = "$before"
 
 # A step that fails once applying has begun undoes the ones before it.
 echo "not an ELF file" > "$D/text.bpf.o"
