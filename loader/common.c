@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 #include "common.h"
 #include "json.h"
+#include "names.h"
 
 const char *prog_name = "ccctl";
 bool json_output;
@@ -23,16 +24,11 @@ bool json_output;
  */
 char *one_line(const char *s)
 {
-	char *out = malloc(strlen(s) * 4 + 1), *p = out;
+	size_t len = strlen(s);
+	char *out = malloc(show_bytes(NULL, s, len, SHOW_CONTROLS) + 1);
 
-	for (; out && *s; s++) {
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			p += sprintf(p, "\\x%02x", (unsigned char)*s);
-		else
-			*p++ = *s;
-	}
 	if (out)
-		*p = '\0';
+		out[show_bytes(out, s, len, SHOW_CONTROLS)] = '\0';
 	return out;
 }
 

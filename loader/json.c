@@ -2,6 +2,7 @@
 /* ccctl's JSON writer, and its tables and records in JSON or plain text. */
 #include <string.h>
 #include "json.h"
+#include "names.h"
 
 void jw_init(struct json_writer *w, FILE *f)
 {
@@ -196,23 +197,16 @@ static const char *plain_value(char *buf, size_t size, const struct value *v,
  */
 static void plain_cell(FILE *out, int width, const char *s, bool last)
 {
-	int pad = width < 0 ? -width : width, n = 0;
-	const char *c;
+	int pad = width < 0 ? -width : width;
+	int n = show_bytes(NULL, s, strlen(s), SHOW_CONTROLS_BS);
+	char shown[4];
 
 	if (last)
 		pad = 0;
-	for (c = s; *c; c++)
-		n += (unsigned char)*c < 0x20 || *c == 0x7f ? 4 : *c == '\\' ? 2 : 1;
 	if (width > 0)
 		fprintf(out, "%*s", pad > n ? pad - n : 0, "");
-	for (c = s; *c; c++) {
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			fprintf(out, "\\x%02x", (unsigned char)*c);
-		else if (*c == '\\')
-			fputs("\\\\", out);
-		else
-			fputc(*c, out);
-	}
+	for (; *s; s++)
+		fwrite(shown, 1, show_bytes(shown, s, 1, SHOW_CONTROLS_BS), out);
 	if (width < 0)
 		fprintf(out, "%*s", pad > n ? pad - n : 0, "");
 	fputc(last ? '\n' : ' ', out);

@@ -29,24 +29,41 @@ const char *name_problem(const char *name)
 	return NULL;
 }
 
+size_t show_bytes(char *dst, const char *s, size_t len, enum show_how how)
+{
+	size_t i, n = 0, k;
+	char esc[5];
+	const char *out;
+	unsigned char c;
+
+	for (i = 0; i < len; i++) {
+		c = s[i];
+		out = &s[i];
+		k = 1;
+		if (c < 0x20 || c == 0x7f || (how == SHOW_ASCII && (c > 0x7e || c == '\\'))) {
+			snprintf(esc, sizeof(esc), "\\x%02x", c);
+			out = esc;
+			k = 4;
+		} else if (c == '\\' && how == SHOW_CONTROLS_BS) {
+			out = "\\\\";
+			k = 2;
+		}
+		if (dst)
+			memcpy(dst + n, out, k);
+		n += k;
+	}
+	return n;
+}
+
 const char *name_shown(const char *name)
 {
 	static char bufs[2][(CA_NAME_MAX - 1) * 4 + sizeof("...")];
 	static int next;
 	char *buf = bufs[next++ & 1], *p = buf;
-	size_t len = strnlen(name, CA_NAME_MAX), i;
-	unsigned char c;
+	size_t len = strnlen(name, CA_NAME_MAX);
 
-	for (i = 0; i < len && i < CA_NAME_MAX - 1; i++) {
-		c = name[i];
-		if (c < 0x20 || c > 0x7e || c == '\\')
-			p += sprintf(p, "\\x%02x", c);
-		else
-			*p++ = c;
-	}
-	if (len == CA_NAME_MAX)
-		p += sprintf(p, "...");
-	*p = '\0';
+	p += show_bytes(p, name, len < CA_NAME_MAX ? len : CA_NAME_MAX - 1, SHOW_ASCII);
+	strcpy(p, len == CA_NAME_MAX ? "..." : "");
 	return buf;
 }
 

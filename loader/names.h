@@ -7,6 +7,7 @@
 #define __CCCTL_NAMES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define CA_NAME_MAX	16	/* TCP_CA_NAME_MAX, NUL included */
 
@@ -26,6 +27,21 @@ static inline bool valid_name(const char *name)
 {
 	return !name_problem(name);
 }
+
+/* Which bytes show_bytes() writes as an escape. */
+enum show_how {
+	SHOW_CONTROLS,		/* control characters (0x01-0x1f, 0x7f) as \xNN */
+	SHOW_CONTROLS_BS,	/* those, and '\\' as "\\\\" so that \xNN reads back */
+	SHOW_ASCII,		/* all but printable ASCII, and '\\', as \xNN */
+};
+
+/*
+ * The len bytes at s as a message or a table shows them, on one line
+ * whatever they hold, written to dst (no NUL added) or, when dst is NULL,
+ * only counted.  Returns the bytes written, at most 4 * len.  The one
+ * escaper of ccctl and bictrace's text; JSON has its own (json.c).
+ */
+size_t show_bytes(char *dst, const char *s, size_t len, enum show_how how);
 
 /*
  * NAME for a message: anything but printable ASCII as \xNN, cut to 15

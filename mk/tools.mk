@@ -21,9 +21,9 @@ LOADER_CFLAGS	:= $(WARN_CFLAGS) -Wno-unused-parameter
 LOADER_LIBS	:= $(LIBBPF_A) -lelf -lz
 # ccctl: main.c dispatches to one file per command group, over the shared
 # parts; ccctl-faults (t_56) is the same objects and faults.o.
-LOADER_SHARED	:= common.o json.o btf_util.o
+LOADER_SHARED	:= common.o json.o btf_util.o names.o
 CCCTL_OBJS	:= main.o reg.o list.o migrate.o assign.o default.o feature.o object.o pins.o \
-		   cgroup.o kfeatures.o names.o netns.o route.o sockdiag.o sysctl.o $(LOADER_SHARED)
+		   cgroup.o kfeatures.o netns.o route.o sockdiag.o sysctl.o $(LOADER_SHARED)
 
 # $(call loader_rules,DIR): the loader's objects, ccctl, ccctl-faults and
 # bictrace, all in DIR (the guest's in $(BUILD)/loader; make deb's in
@@ -138,7 +138,7 @@ $(BUILD)/tests/test_names: $(BUILD)/tests/test_names.o $(BUILD)/tests/names.o
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
 
-$(BUILD)/tests/test_json: $(BUILD)/tests/test_json.o $(BUILD)/tests/json.o
+$(BUILD)/tests/test_json: $(BUILD)/tests/test_json.o $(BUILD)/tests/json.o $(BUILD)/tests/names.o
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
 

@@ -3,7 +3,9 @@
  * ccctl's rules for arguments and names (loader/names.c), byte by byte on
  * the host: every byte 0x01-0xff inside a name gets exactly the refusal the
  * rule gives it (or none), lengths 0, 15 and 16, and what a refused name
- * looks like in a message (one line, printable, at most 15 bytes shown).
+ * looks like in a message (one line, printable, at most 15 bytes shown),
+ * and the other two ways show_bytes() shows any byte: a message's (control
+ * characters escaped) and a table's (those, and '\' doubled).
  * The guest's t_52_ccctl_bytes drives the real binary with the same bytes.
  */
 #include <stdio.h>
@@ -42,7 +44,7 @@ static const char *rule_for(int b)
 
 int main(void)
 {
-	char name[4], shown[8], arg[4];
+	char name[4], shown[8], arg[4], got[16];
 	int b;
 
 	for (b = 1; b < 256; b++) {
@@ -55,6 +57,22 @@ int main(void)
 		else
 			snprintf(shown, sizeof(shown), "a\\x%02xc", b);
 		expect_str(name_shown(name), shown, "name_shown(a?c)", b);
+
+		/* A message: only control characters escaped. */
+		if (b < 0x20 || b == 0x7f)
+			snprintf(shown, sizeof(shown), "a\\x%02xc", b);
+		else
+			snprintf(shown, sizeof(shown), "a%cc", b);
+		got[show_bytes(got, name, 3, SHOW_CONTROLS)] = '\0';
+		expect_str(got, shown, "show_bytes(a?c, SHOW_CONTROLS)", b);
+		expect_str(show_bytes(NULL, name, 3, SHOW_CONTROLS) == strlen(shown) ? "" : "wrong",
+			   "", "show_bytes(NULL, a?c, SHOW_CONTROLS) counts", b);
+
+		/* A table: and '\' doubled, so that \xNN reads back. */
+		if (b == '\\')
+			snprintf(shown, sizeof(shown), "a\\\\c");
+		got[show_bytes(got, name, 3, SHOW_CONTROLS_BS)] = '\0';
+		expect_str(got, shown, "show_bytes(a?c, SHOW_CONTROLS_BS)", b);
 
 		snprintf(arg, sizeof(arg), "-%c-", b);
 		expect_str(control_char(arg) ? "control" : NULL,
