@@ -191,17 +191,19 @@ ccctl_state() {
 }
 
 # refused DESC PATTERN COMMAND...: the command fails with one line on
-# stderr that has PATTERN in it, and leaves ccctl_state as it was.
+# stderr that has PATTERN (grep's) in it, and leaves the state as it was:
+# ccctl_state's, or what the function named by REFUSED_STATE prints (a
+# test's cheaper or wider view).  The line is left in ERR.
 refused() {
-	local desc=$1 pat=$2 before err rc=0
+	local desc=$1 pat=$2 state=${REFUSED_STATE:-ccctl_state} before rc=0
 	shift 2
-	before=$(ccctl_state)
-	err=$("$@" 2>&1 >/dev/null) || rc=$?
-	info "$desc: $err"
+	before=$($state)
+	ERR=$("$@" 2>&1 >/dev/null) || rc=$?
+	info "$desc: $ERR"
 	check_cmp "$desc: exits non-zero" "$rc" -ne 0
-	check_cmp "$desc: one line on stderr" "$(printf '%s' "$err" | grep -c '')" -eq 1
-	check "$desc: says '$pat'" grep -q -- "$pat" <<<"$err"
-	check_cmp "$desc: leaves no state behind" "$(ccctl_state)" = "$before"
+	check_cmp "$desc: one line on stderr" "$(printf '%s' "$ERR" | grep -c '')" -eq 1
+	check "$desc: says '$pat'" grep -q -- "$pat" <<<"$ERR"
+	check_cmp "$desc: leaves no state behind" "$($state)" = "$before"
 }
 
 # undo_rows CSV: the line numbers of an ackdrill CSV's undo rows, where

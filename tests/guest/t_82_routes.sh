@@ -82,13 +82,8 @@ still_registered() {
 # refused_by DESC LINE: unregister fails with exactly LINE on stderr and
 # leaves the registration as it was.
 refused_by() {
-	local before err rc=0
-	before=$(still_registered)
-	err=$(ccctl unregister "$CA" 2>&1 >/dev/null) || rc=$?
-	info "$1: $err"
-	check_cmp "$1: unregister exits non-zero" "$rc" -ne 0
-	check_cmp "$1: with exactly that line" "$err" = "$2"
-	check_cmp "$1: and changes nothing" "$(still_registered)" = "$before"
+	REFUSED_STATE=still_registered refused "$1" "$2" ccctl unregister "$CA"
+	check_cmp "$1: with exactly that line" "$ERR" = "$2"
 }
 
 for i in "${!adds[@]}"; do

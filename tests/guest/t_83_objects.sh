@@ -47,19 +47,8 @@ matches() { grep -qE -- "$2" <<<"$1"; }
 # socket counts, which the flows below change.
 state() { echo "$(ccobserve) list=$(ccctl list | awk '{ $4 = ""; print }' | tr '\n' ' ')"; }
 maps() { ccobserve | sed -n 's/.* maps=//p' | tr ',' '\n' | grep -c '^[0-9]'; }
-# refusal DESC STRING COMMAND...: lib.sh's refused with the state above;
-# the message is left in ERR.
-refusal() {
-	local desc=$1 str=$2 before rc=0
-	shift 2
-	before=$(state)
-	ERR=$("$@" 2>&1 >/dev/null) || rc=$?
-	info "$desc: $ERR"
-	check_cmp "$desc: exits non-zero" "$rc" -ne 0
-	check_cmp "$desc: one line on stderr" "$(printf '%s' "$ERR" | grep -c '')" -eq 1
-	check "$desc: says '$str'" has "$ERR" "$str"
-	check_cmp "$desc: leaves no state behind" "$(state)" = "$before"
-}
+# Refusals are compared around with state() (lib.sh's refused).
+REFUSED_STATE=state
 # acked SS_FILE: the most bytes_acked of a connection ss saw (jq would
 # cost a second under TCG).
 acked() { grep -o 'bytes_acked:[0-9]*' "$1" | cut -d: -f2 | sort -n | tail -n 1; }
@@ -92,7 +81,7 @@ st=$BIC_DIR/bpf/selftests
 selftests=false
 if [ -e "$st/bpf_dctcp.bpf.o" ]; then
 	selftests=true
-	refusal "the selftests' bpf_dctcp.o without --ops" \
+	refused "the selftests' bpf_dctcp.o without --ops" \
 		"$st/bpf_dctcp.bpf.o holds 2 congestion controls (bpf_dctcp_nouse, bpf_dctcp); choose one with --ops NAME" \
 		ccctl register --object "$st/bpf_dctcp.bpf.o"
 	check "the selftests' bpf_dctcp.o --ops bpf_dctcp" \
@@ -130,17 +119,17 @@ sampler=$!
 
 # --- ... and without --ops none --------------------------------------------------
 both="2 congestion controls (bpf_t83_a, bpf_t83_b); choose one with --ops NAME"
-refusal "two ops, no --ops" "$two holds $both" ccctl register --object "$two" --name t83c
-refusal "--ops naming neither" \
+refused "two ops, no --ops" "$two holds $both" ccctl register --object "$two" --name t83c
+refused "--ops naming neither" \
 	"$two holds no congestion control named 'nosuch' (it holds bpf_t83_a, bpf_t83_b)" \
 	ccctl register --object "$two" --ops nosuch --name t83c
 if has_struct_ops_links; then
-	refusal "swap without --ops" "$two holds $both" \
+	refused "swap without --ops" "$two holds $both" \
 		ccctl swap bpf_t83_a --object "$two" --name bpf_t83_a
 fi
 
 # --- the verifier's rejection -----------------------------------------------------
-refusal "a verifier rejection" "the verifier rejected program t83_reject_ssthresh of $rej: " \
+refused "a verifier rejection" "the verifier rejected program t83_reject_ssthresh of $rej: " \
 	ccctl register --object "$rej"
 check "... not as 'Permission denied'" lacks "$ERR" "Permission denied"
 check "... and says how to see the log" has "$ERR" "(--verbose shows its log)"
@@ -156,7 +145,7 @@ check "... which says where the read goes out of bounds" \
 check "... and the refusal comes last, saying the log is above" matches "$last" \
 	'^ccctl: the verifier rejected program t83_reject_ssthresh .*\(its log is above\)$'
 check_cmp "--verbose: no state left behind" "$(state)" = "$before"
-refusal "a good object without tcp_congestion_ops" "$noops holds no tcp_congestion_ops" \
+refused "a good object without tcp_congestion_ops" "$noops holds no tcp_congestion_ops" \
 	ccctl register --object "$noops"
 
 wait "$sampler"
