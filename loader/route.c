@@ -20,12 +20,14 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include "common.h"
+#include "nldump.h"
 #include "route.h"
 
 #define ROUTE_DESC_MAX	256
 
 struct route_walk {
 	const char *ca;
+	int family;		/* of the dump under way */
 	int (*fn)(void *ctx, const char *route);
 	void *ctx;
 };
@@ -117,14 +119,15 @@ static void describe(const struct rtmsg *rtm, struct rtattr *tb[], char *buf, si
 }
 
 /* One route of the dump: fn's answer if it names the algorithm, else 0. */
-static int visit_route(struct route_walk *w, int family, struct nlmsghdr *h)
+static int visit_route(struct nlmsghdr *h, void *ctx)
 {
 	struct rtattr *tb[RTA_MAX + 1] = {}, *a;
 	struct rtmsg *rtm = NLMSG_DATA(h);
+	struct route_walk *w = ctx;
 	char desc[ROUTE_DESC_MAX];
 	int len;
 
-	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*rtm)) || rtm->rtm_family != family)
+	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*rtm)) || rtm->rtm_family != w->family)
 		return 0;
 	len = RTM_PAYLOAD(h);
 	for (a = RTM_RTA(rtm); RTA_OK(a, len); a = RTA_NEXT(a, len))
@@ -155,42 +158,13 @@ static int dump_family(struct route_walk *w, int fd, int family)
 		},
 		.rtm = { .rtm_family = family },
 	};
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	long buf[8192];		/* a dump comes in skbs of 32 KiB at most */
-	struct nlmsghdr *h;
-	ssize_t n;
-	int err;
+	struct nl_dump d = {
+		.from = "rtnetlink", .what = "routes", .type = RTM_NEWROUTE,
+		.fn = visit_route, .ctx = w,
+	};
 
-	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
-		return fail(-errno, "cannot ask rtnetlink for routes");
-	for (;;) {
-		n = recv(fd, buf, sizeof(buf), 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return fail(-errno, "cannot read routes from rtnetlink");
-		if (n == 0)
-			return fail(0, "rtnetlink's list of routes ended early");
-		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
-			if (h->nlmsg_type == NLMSG_DONE) {
-				err = h->nlmsg_len >= NLMSG_LENGTH(sizeof(int)) ?
-				      *(int *)NLMSG_DATA(h) : 0;
-				return err < 0 ? fail(err, "rtnetlink could not list all routes") : 0;
-			}
-			if (h->nlmsg_type == NLMSG_ERROR) {
-				err = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
-				/* No such family here: no routes of it either. */
-				if (err == -EAFNOSUPPORT)
-					return 0;
-				return fail(err, "rtnetlink refused to list routes");
-			}
-			if (h->nlmsg_type != RTM_NEWROUTE)
-				continue;
-			err = visit_route(w, family, h);
-			if (err)
-				return err;
-		}
-	}
+	w->family = family;
+	return nl_dump(fd, &req, sizeof(req), &d);
 }
 
 int route_each_congctl(const char *ca, int (*fn)(void *ctx, const char *route), void *ctx)

@@ -20,6 +20,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
 #include "common.h"
+#include "nldump.h"
 #include "sockdiag.h"
 
 /*
@@ -32,7 +33,30 @@
  */
 #define DIAG_STATES	(0xffeU & ~(1U << 6))
 
-static int dump_family(int fd, int family, void (*fn)(const char *ca, void *ctx), void *ctx)
+struct ca_walk {
+	void (*fn)(const char *ca, void *ctx);
+	void *ctx;
+};
+
+/* One socket of the dump: its congestion control, if it has one, to fn. */
+static int visit_socket(struct nlmsghdr *h, void *ctx)
+{
+	struct inet_diag_msg *msg = NLMSG_DATA(h);
+	int len = h->nlmsg_len - NLMSG_LENGTH(sizeof(*msg));
+	struct ca_walk *w = ctx;
+	struct rtattr *a;
+	char ca[16];
+
+	for (a = (struct rtattr *)(msg + 1); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		if (a->rta_type != INET_DIAG_CONG)
+			continue;
+		snprintf(ca, sizeof(ca), "%.*s", (int)RTA_PAYLOAD(a), (const char *)RTA_DATA(a));
+		w->fn(ca, w->ctx);
+	}
+	return 0;
+}
+
+static int dump_family(int fd, int family, struct ca_walk *w)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -50,60 +74,25 @@ static int dump_family(int fd, int family, void (*fn)(const char *ca, void *ctx)
 			.idiag_states = DIAG_STATES,
 		},
 	};
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	long buf[8192];		/* the kernel sends a dump in skbs of 32 KiB at most */
-	struct inet_diag_msg *msg;
-	struct nlmsghdr *h;
-	struct rtattr *a;
-	char ca[16];
-	ssize_t n;
-	int len, err;
+	struct nl_dump d = {
+		.from = "sock_diag", .what = "TCP sockets", .type = SOCK_DIAG_BY_FAMILY,
+		.fn = visit_socket, .ctx = w,
+	};
 
-	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
-		return fail(-errno, "cannot ask sock_diag for TCP sockets");
-	for (;;) {
-		n = recv(fd, buf, sizeof(buf), 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return fail(-errno, "cannot read TCP sockets from sock_diag");
-		if (n == 0)
-			return fail(0, "sock_diag's list of TCP sockets ended early");
-		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
-			/* A dump that failed part way ends with its error. */
-			if (h->nlmsg_type == NLMSG_DONE) {
-				err = h->nlmsg_len >= NLMSG_LENGTH(sizeof(int)) ?
-				      *(int *)NLMSG_DATA(h) : 0;
-				return err < 0 ? fail(err, "sock_diag could not list all TCP sockets") : 0;
-			}
-			if (h->nlmsg_type == NLMSG_ERROR)
-				return fail(((struct nlmsgerr *)NLMSG_DATA(h))->error,
-					    "sock_diag refused to list TCP sockets");
-			if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY)
-				continue;
-			msg = NLMSG_DATA(h);
-			len = h->nlmsg_len - NLMSG_LENGTH(sizeof(*msg));
-			for (a = (struct rtattr *)(msg + 1); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
-				if (a->rta_type != INET_DIAG_CONG)
-					continue;
-				snprintf(ca, sizeof(ca), "%.*s", (int)RTA_PAYLOAD(a),
-					 (const char *)RTA_DATA(a));
-				fn(ca, ctx);
-			}
-		}
-	}
+	return nl_dump(fd, &req, sizeof(req), &d);
 }
 
 int sockdiag_each_ca(void (*fn)(const char *ca, void *ctx), void *ctx)
 {
+	struct ca_walk w = { .fn = fn, .ctx = ctx };
 	int fd, err;
 
 	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
 	if (fd < 0)
 		return fail(-errno, "cannot open a sock_diag socket");
-	err = dump_family(fd, AF_INET, fn, ctx);
+	err = dump_family(fd, AF_INET, &w);
 	if (!err)
-		err = dump_family(fd, AF_INET6, fn, ctx);
+		err = dump_family(fd, AF_INET6, &w);
 	close(fd);
 	return err;
 }
