@@ -87,6 +87,7 @@ static int add_cgroup(void *ctx, const char *path)
 static int add_registered(void *ctx, const char *name)
 {
 	struct ca_list *l = ctx;
+	__u32 link_id, map_id;
 	struct ca_entry *e;
 	struct reg r;
 	int err;
@@ -95,7 +96,7 @@ static int add_registered(void *ctx, const char *name)
 		return 0;
 	if (reg_get(name, &r))
 		return 0;	/* not one of ours */
-	if (!reg_live(&r)) {
+	if (!reg_live(&r, &link_id, &map_id)) {
 		close(r.fd);	/* stale: see pins_clear_stale() */
 		return 0;
 	}
@@ -110,11 +111,10 @@ static int add_registered(void *ctx, const char *name)
 	snprintf(e->name, sizeof(e->name), "%.15s", name);
 	e->is_default = ca_is_default(e->name);
 	snprintf(e->pinned, sizeof(e->pinned), "%s", r.path);
-	err = cgroup_each_assigned(e->name, add_cgroup, e);
-	/* Unreadable info shows as id 0, like a detached link. */
-	if (!err)
-		reg_ids(&r, &e->link_id, &e->map_id);
+	e->link_id = link_id;
+	e->map_id = map_id;
 	close(r.fd);
+	err = cgroup_each_assigned(e->name, add_cgroup, e);
 	return err;
 }
 

@@ -172,39 +172,35 @@ int link_ids(int fd, __u32 *link_id, __u32 *map_id)
 	return 0;
 }
 
-void reg_ids(const struct reg *r, __u32 *link_id, __u32 *map)
-{
-	*link_id = 0;
-	*map = 0;
-	if (r->is_link)
-		link_ids(r->fd, link_id, map);
-	else
-		map_id(r->fd, map);
-}
-
 /*
  * Whether the kernel still has r registered, in its own words: the sysctl
  * that lists the algorithms is cut short past about 128 of them.  A link
  * serves its map until it is detached (and shows map id 0 from then on,
  * 6.9); a map registered without a link is in use (BPF_STRUCT_OPS_STATE_
  * INUSE, the second word of its value) until its element is deleted.
+ * The ids read on the way go to link_id and map_id (each may be NULL).
  */
-bool reg_live(const struct reg *r)
+bool reg_live(const struct reg *r, __u32 *link_id, __u32 *map_id)
 {
 	struct bpf_map_info info = {};
-	__u32 len = sizeof(info), zero = 0, link_id, map;
+	__u32 len = sizeof(info), zero = 0, link = 0, map = 0;
 	bool live = false;
 	__u32 *value;
 
-	if (r->is_link)
-		return !link_ids(r->fd, &link_id, &map) && map;
-	if (bpf_map_get_info_by_fd(r->fd, &info, &len) || info.type != BPF_MAP_TYPE_STRUCT_OPS ||
-	    info.value_size < 2 * sizeof(*value))
-		return false;
-	value = calloc(1, info.value_size);
-	if (value && !bpf_map_lookup_elem(r->fd, &zero, value))
-		live = value[1] == STRUCT_OPS_STATE_INUSE;
-	free(value);
+	if (r->is_link) {
+		live = !link_ids(r->fd, &link, &map) && map;
+	} else if (!bpf_map_get_info_by_fd(r->fd, &info, &len) &&
+		   info.type == BPF_MAP_TYPE_STRUCT_OPS && info.value_size >= 2 * sizeof(*value)) {
+		map = info.id;
+		value = calloc(1, info.value_size);
+		if (value && !bpf_map_lookup_elem(r->fd, &zero, value))
+			live = value[1] == STRUCT_OPS_STATE_INUSE;
+		free(value);
+	}
+	if (link_id)
+		*link_id = link;
+	if (map_id)
+		*map_id = map;
 	return live;
 }
 
@@ -337,7 +333,7 @@ static int clear_name(void *ctx, const char *name)
 	int err;
 
 	err = reg_get(name, &r);
-	all = err == -ENOENT || (!err && !reg_live(&r));
+	all = err == -ENOENT || (!err && !reg_live(&r, NULL, NULL));
 	each_assignment(name, clear_assignment, &all);
 	if (!err && all)
 		unlink(r.path);

@@ -58,11 +58,12 @@ int reg_open(const char *name, struct reg *r);
 /* Pin fd at path (pin_paths()'s link or map), making NAME's directory. Reported. */
 int reg_pin(int fd, const char *name, const char *path);
 
-/* The ids of a registration; 0 where unreadable (a detached link). */
-void reg_ids(const struct reg *r, __u32 *link_id, __u32 *map_id);
-
-/* The kernel still has r registered (not a pin left by a killed ccctl). */
-bool reg_live(const struct reg *r);
+/*
+ * The kernel still has r registered (not a pin left by a killed ccctl);
+ * its link's and map's ids to link_id and map_id, each may be NULL: 0
+ * where unreadable (a detached link's map).
+ */
+bool reg_live(const struct reg *r, __u32 *link_id, __u32 *map_id);
 
 /* The id of a map, and of a struct_ops link and its map. */
 int map_id(int fd, __u32 *id);
