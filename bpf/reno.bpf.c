@@ -9,6 +9,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "reno_ops.h"
 
 #ifndef RENO_ACKED
 #define RENO_ACKED 0
@@ -16,27 +17,9 @@
 
 char _license[] SEC("license") = "GPL";
 
-extern __u32 tcp_reno_ssthresh(struct sock *sk) __ksym;
-extern void tcp_reno_cong_avoid(struct sock *sk, __u32 ack, __u32 acked) __ksym;
-extern __u32 tcp_reno_undo_cwnd(struct sock *sk) __ksym;
-
-SEC("struct_ops")
-__u32 BPF_PROG(bpf_reno_ssthresh, struct sock *sk)
-{
-	return tcp_reno_ssthresh(sk);
-}
-
-SEC("struct_ops")
-void BPF_PROG(bpf_reno_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
-{
-	tcp_reno_cong_avoid(sk, ack, acked);
-}
-
-SEC("struct_ops")
-__u32 BPF_PROG(bpf_reno_undo_cwnd, struct sock *sk)
-{
-	return tcp_reno_undo_cwnd(sk);
-}
+RENO_SSTHRESH(bpf_reno_ssthresh)
+RENO_CONG_AVOID(bpf_reno_cong_avoid)
+RENO_UNDO_CWND(bpf_reno_undo_cwnd)
 
 #if RENO_ACKED
 SEC("struct_ops")

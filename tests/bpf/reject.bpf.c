@@ -8,11 +8,9 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "reno_ops.h"
 
 char _license[] SEC("license") = "GPL";
-
-extern void tcp_reno_cong_avoid(struct sock *sk, __u32 ack, __u32 acked) __ksym;
-extern __u32 tcp_reno_undo_cwnd(struct sock *sk) __ksym;
 
 __u32 t83_table[4];
 
@@ -24,17 +22,8 @@ __u32 BPF_PROG(t83_reject_ssthresh, struct sock *sk)
 	return t83_table[tp->snd_cwnd];
 }
 
-SEC("struct_ops")
-void BPF_PROG(t83_reject_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
-{
-	tcp_reno_cong_avoid(sk, ack, acked);
-}
-
-SEC("struct_ops")
-__u32 BPF_PROG(t83_reject_undo_cwnd, struct sock *sk)
-{
-	return tcp_reno_undo_cwnd(sk);
-}
+RENO_CONG_AVOID(t83_reject_cong_avoid)
+RENO_UNDO_CWND(t83_reject_undo_cwnd)
 
 SEC(".struct_ops.link")
 struct tcp_congestion_ops t83_reject_ops = {

@@ -7,48 +7,16 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "reno_ops.h"
 
 char _license[] SEC("license") = "GPL";
 
-extern __u32 tcp_reno_ssthresh(struct sock *sk) __ksym;
-extern void tcp_reno_cong_avoid(struct sock *sk, __u32 ack, __u32 acked) __ksym;
-extern __u32 tcp_reno_undo_cwnd(struct sock *sk) __ksym;
-
-SEC("struct_ops")
-__u32 BPF_PROG(t83_a_ssthresh, struct sock *sk)
-{
-	return tcp_reno_ssthresh(sk);
-}
-
-SEC("struct_ops")
-void BPF_PROG(t83_a_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
-{
-	tcp_reno_cong_avoid(sk, ack, acked);
-}
-
-SEC("struct_ops")
-__u32 BPF_PROG(t83_a_undo_cwnd, struct sock *sk)
-{
-	return tcp_reno_undo_cwnd(sk);
-}
-
-SEC("struct_ops")
-__u32 BPF_PROG(t83_b_ssthresh, struct sock *sk)
-{
-	return tcp_reno_ssthresh(sk);
-}
-
-SEC("struct_ops")
-void BPF_PROG(t83_b_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
-{
-	tcp_reno_cong_avoid(sk, ack, acked);
-}
-
-SEC("struct_ops")
-__u32 BPF_PROG(t83_b_undo_cwnd, struct sock *sk)
-{
-	return tcp_reno_undo_cwnd(sk);
-}
+RENO_SSTHRESH(t83_a_ssthresh)
+RENO_CONG_AVOID(t83_a_cong_avoid)
+RENO_UNDO_CWND(t83_a_undo_cwnd)
+RENO_SSTHRESH(t83_b_ssthresh)
+RENO_CONG_AVOID(t83_b_cong_avoid)
+RENO_UNDO_CWND(t83_b_undo_cwnd)
 
 SEC(".struct_ops.link")
 struct tcp_congestion_ops t83_a_ops = {
