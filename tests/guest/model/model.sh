@@ -510,12 +510,20 @@ op_lo() {
 	next_holder=$((next_holder + 1))
 }
 
+# nth ARRAY N: KEY becomes the index of ARRAY's element N (modulo how
+# many it has), in the order bash lists them; false if it has none.  How
+# close, nsdel and unroute pick what to drop.
+nth() {
+	local -n nth_arr=$1
+	local ids=("${!nth_arr[@]}")
+	[ "${#ids[@]}" -gt 0 ] || return 1
+	KEY=${ids[$2 % ${#ids[@]}]}
+}
+
 op_close() {
-	local ids=("${!h_pid[@]}") i
-	[ "${#ids[@]}" -gt 0 ] || return 0
-	i=${ids[$1 % ${#ids[@]}]}
-	unhold "${h_pid[$i]}"
-	unset "h_pid[$i]" "h_ca[$i]" "h_inst[$i]" "h_n[$i]" "h_kind[$i]"
+	nth h_pid "$1" || return 0
+	unhold "${h_pid[$KEY]}"
+	unset "h_pid[$KEY]" "h_ca[$KEY]" "h_inst[$KEY]" "h_n[$KEY]" "h_kind[$KEY]"
 }
 
 # A namespace held one way or another gets the initial one's default.
@@ -529,11 +537,9 @@ op_nsadd() {
 }
 
 op_nsdel() {
-	local ids=("${!ns_h[@]}") i
-	[ "${#ids[@]}" -gt 0 ] || return 0
-	i=${ids[$1 % ${#ids[@]}]}
-	ns_unhold "${ns_h[$i]}"
-	unset "ns_h[$i]" "ns_ca[$i]" "ns_inst[$i]"
+	nth ns_h "$1" || return 0
+	ns_unhold "${ns_h[$KEY]}"
+	unset "ns_h[$KEY]" "ns_ca[$KEY]" "ns_inst[$KEY]"
 }
 
 # The kernel takes a route's congctl only for an algorithm it has.
@@ -552,11 +558,9 @@ op_route() {
 }
 
 op_unroute() {
-	local ids=("${!rt_h[@]}") i
-	[ "${#ids[@]}" -gt 0 ] || return 0
-	i=${ids[$1 % ${#ids[@]}]}
-	route_del "${rt_h[$i]}"
-	unset "rt_h[$i]" "rt_ca[$i]"
+	nth rt_h "$1" || return 0
+	route_del "${rt_h[$KEY]}"
+	unset "rt_h[$KEY]" "rt_ca[$KEY]"
 }
 
 # run_op OP: run one operation against the system and the model; false,
