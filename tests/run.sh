@@ -45,7 +45,7 @@ total_pass=0 total_fail=0 total_skip=0 status=0 summary=()
 # tally FILE WHAT: add up the closing line "N passed, N failed[, N skipped]".
 tally() {
 	local line p f s
-	line=$(tr -d '\r' < "$1" | grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' | tail -n 1)
+	line=$(tr -d '\r' < "$1" | grep -aE '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "run: $2 printed no result line" >&2
 		total_fail=$((total_fail + 1))
