@@ -2,13 +2,24 @@
 /*
  * ackdrill: run a drill script against the kernel's own TCP.
  *
- *   ackdrill [-o CSV] SCRIPT ALGO
+ *   ackdrill [-6] [-o CSV] SCRIPT ALGO
  *
  * In a network namespace of its own, ackdrill is both ends of one TCP
  * connection: the application, writing into a socket that runs ALGO, and
  * the remote peer, answering every segment the kernel puts on a tun device
  * as the script says (engine.c).  After each ACK it writes one row of
  * TCP_INFO.  Nothing leaves the namespace, and the namespace dies with it.
+ *
+ * The connection is IPv4 (192.0.2.1 to .2), or with -6 IPv6 (2001:db8::1
+ * to ::2); only this file knows which.  The segment size is the script's
+ * either way: the peer's SYN-ACK announces the script's MSS (at most 1400),
+ * below what the tun's MTU of 1500 leaves after either header (1460, 1440),
+ * and the handshake checks that TCP_INFO's snd_mss is that size.  So the
+ * rows, which count in segments, are the same for both families.  Over
+ * IPv6 the tun's address is added without DAD and the device makes no
+ * link-local address, so no router solicitation or MLD report is sent;
+ * whatever else the kernel puts on the tun that is not a segment of the
+ * connection is read and dropped, also while waiting for a timer.
  *
  * What would make the kernel's answer depend on time rather than on the
  * script is switched off in the namespace: tail loss probes, cwnd decay
@@ -31,6 +42,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
+#include <netinet/ip6.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sched.h>
@@ -48,6 +60,8 @@
 #define TUN_NAME	"drill0"
 #define LOCAL_ADDR	"192.0.2.1"	/* RFC 5737 documentation range */
 #define PEER_ADDR	"192.0.2.2"
+#define LOCAL_ADDR6	"2001:db8::1"	/* RFC 3849 documentation prefix */
+#define PEER_ADDR6	"2001:db8::2"
 #define LOCAL_PORT	40000
 #define PEER_PORT	5001
 #define PEER_ISN	1000000u
@@ -55,11 +69,19 @@
 #define GATE_WAIT_MS	40		/* > HZ/32 = 28 ms at HZ=250, plus a tick */
 #define RTO_WAIT_MS	5000
 #define ATTEMPTS	5		/* runs voided by the gate guard, at most */
+#define PKT_MAX		2048		/* a packet from the tun: one MSS and headers */
 
 struct ksender {
 	struct sender ops;
 	const struct script *sc;
+	int family;		/* AF_INET, or AF_INET6 with -6 */
+	size_t alen;		/* bytes of an address: 4 or 16 */
+	uint8_t local[16];	/* the kernel's end, network order */
+	uint8_t peer[16];	/* the peer's, which ackdrill plays */
 	int tun, sk;
+	uint8_t stash[PKT_MAX];	/* a segment read while waiting, not yet taken */
+	ssize_t stashed;	/* its length, 0 if none */
+	unsigned int strays;	/* packets on the tun not of the connection */
 	uint32_t iss;		/* kernel's initial sequence number */
 	uint32_t mss;
 	uint64_t written;	/* bytes the application wrote */
@@ -88,8 +110,8 @@ static void write_file(const char *path, const char *val)
 	close(fd);
 }
 
+/* Both families' TCP reads these (the ipv4 names are TCP's, whatever the family). */
 static const struct { const char *path, *val; } ns_sysctls[] = {
-	{ "/proc/sys/net/ipv6/conf/default/disable_ipv6", "1" },
 	{ "/proc/sys/net/ipv4/tcp_early_retrans", "0" },	/* no TLP */
 	{ "/proc/sys/net/ipv4/tcp_slow_start_after_idle", "0" },
 	{ "/proc/sys/net/ipv4/tcp_reordering", "1" },
@@ -97,6 +119,21 @@ static const struct { const char *path, *val; } ns_sysctls[] = {
 	{ "/proc/sys/net/ipv4/tcp_no_metrics_save", "1" },
 	{ "/proc/sys/net/ipv4/tcp_frto", "2" },
 	{ "/proc/sys/net/ipv4/tcp_recovery", "1" },
+};
+
+/*
+ * IPv6 on the tun, which these make quiet before it exists: no link-local
+ * address (addr_gen_mode 1: none), hence no router solicitation or MLD
+ * report for it, no DAD, no router advertisement taken.  Over IPv4 the
+ * tun has no IPv6 at all.
+ */
+static const struct { const char *path, *val; } ns_sysctls6[] = {
+	{ "/proc/sys/net/ipv6/conf/default/disable_ipv6", "0" },
+	{ "/proc/sys/net/ipv6/conf/default/addr_gen_mode", "1" },
+	{ "/proc/sys/net/ipv6/conf/default/accept_dad", "0" },
+	{ "/proc/sys/net/ipv6/conf/default/dad_transmits", "0" },
+	{ "/proc/sys/net/ipv6/conf/default/accept_ra", "0" },
+	{ "/proc/sys/net/ipv6/conf/default/router_solicitations", "0" },
 };
 
 static void if_up(int fd, const char *name, const char *addr)
@@ -122,6 +159,23 @@ static void if_up(int fd, const char *name, const char *addr)
 		die("SIOCSIFFLAGS");
 }
 
+/* One rtnetlink request, acknowledged; what: the step, for the error. */
+static void rtnl_request(const void *req, size_t len, const char *what)
+{
+	struct { struct nlmsghdr nh; struct nlmsgerr err; } resp;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+
+	if (fd < 0 || send(fd, req, len, 0) != (ssize_t)len)
+		die("netlink");
+	if (recv(fd, &resp, sizeof(resp), 0) < (ssize_t)sizeof(resp))
+		die("netlink reply");
+	if (resp.nh.nlmsg_type != NLMSG_ERROR || resp.err.error) {
+		errno = resp.nh.nlmsg_type == NLMSG_ERROR ? -resp.err.error : EPROTO;
+		die(what);
+	}
+	close(fd);
+}
+
 /* One MSS per skb: TCP then never builds GSO packets, so never defers them. */
 static void set_gso_max_segs(int ifindex, uint32_t segs)
 {
@@ -140,18 +194,45 @@ static void set_gso_max_segs(int ifindex, uint32_t segs)
 		.rta.rta_len = RTA_LENGTH(sizeof(uint32_t)),
 		.val = segs,
 	};
-	struct { struct nlmsghdr nh; struct nlmsgerr err; } resp;
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 
-	if (fd < 0 || send(fd, &req, sizeof(req), 0) != sizeof(req))
-		die("netlink");
-	if (recv(fd, &resp, sizeof(resp), 0) < (ssize_t)sizeof(resp))
-		die("netlink reply");
-	if (resp.nh.nlmsg_type != NLMSG_ERROR || resp.err.error) {
-		errno = -resp.err.error;
-		die("setting gso_max_segs");
-	}
-	close(fd);
+	rtnl_request(&req, sizeof(req), "setting gso_max_segs");
+}
+
+/*
+ * The tun's IPv6 address, /64, with IFA_F_NODAD: usable at once, where DAD
+ * would keep it tentative for a second and send a neighbour solicitation.
+ */
+static void add_addr6(int ifindex, const uint8_t *addr)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifaddrmsg ifa;
+		struct rtattr rta;
+		uint8_t addr[16];
+	} req = {
+		.nh.nlmsg_len = sizeof(req),
+		.nh.nlmsg_type = RTM_NEWADDR,
+		.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL,
+		.ifa.ifa_family = AF_INET6,
+		.ifa.ifa_prefixlen = 64,
+		.ifa.ifa_flags = IFA_F_NODAD,
+		.ifa.ifa_index = ifindex,
+		.rta.rta_type = IFA_LOCAL,
+		.rta.rta_len = RTA_LENGTH(16),
+	};
+
+	memcpy(req.addr, addr, 16);
+	rtnl_request(&req, sizeof(req), "adding the IPv6 address");
+}
+
+/* The family and both addresses, for everything below. */
+static void set_family(struct ksender *k, bool ipv6)
+{
+	k->family = ipv6 ? AF_INET6 : AF_INET;
+	k->alen = ipv6 ? 16 : 4;
+	if (inet_pton(k->family, ipv6 ? LOCAL_ADDR6 : LOCAL_ADDR, k->local) != 1 ||
+	    inet_pton(k->family, ipv6 ? PEER_ADDR6 : PEER_ADDR, k->peer) != 1)
+		dief("bad address");
 }
 
 static void setup_netns(struct ksender *k)
@@ -165,6 +246,11 @@ static void setup_netns(struct ksender *k)
 	for (i = 0; i < sizeof(ns_sysctls) / sizeof(ns_sysctls[0]); i++)
 		write_file(ns_sysctls[i].path, ns_sysctls[i].val);
 	write_file("/proc/sys/net/ipv4/tcp_ecn", k->sc->ecn ? "1" : "0");
+	if (k->family == AF_INET6)
+		for (i = 0; i < sizeof(ns_sysctls6) / sizeof(ns_sysctls6[0]); i++)
+			write_file(ns_sysctls6[i].path, ns_sysctls6[i].val);
+	else
+		write_file("/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
 
 	k->tun = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
 	if (k->tun < 0)
@@ -181,7 +267,12 @@ static void setup_netns(struct ksender *k)
 		die("socket");
 	if_up(fd, "lo", NULL);
 	set_gso_max_segs(if_nametoindex(TUN_NAME), 1);
-	if_up(fd, TUN_NAME, LOCAL_ADDR);
+	if (k->family == AF_INET6) {
+		if_up(fd, TUN_NAME, NULL);
+		add_addr6(if_nametoindex(TUN_NAME), k->local);
+	} else {
+		if_up(fd, TUN_NAME, LOCAL_ADDR);
+	}
 	close(fd);
 }
 
@@ -212,18 +303,41 @@ struct tcpopts {
 	uint8_t ecn;		/* the IP header's ECN field */
 };
 
-/* Parse one IPv4 TCP packet of our connection; 0 if it is something else. */
-static int parse(const uint8_t *pkt, ssize_t n, struct tcphdr **th, uint32_t *len,
-		 struct tcpopts *o)
+/*
+ * The IP header of a TCP packet of the connection's family: its length,
+ * and the ECN field in ecn; 0 if it is something else.  The kernel's TCP
+ * over IPv6 puts no extension header before TCP: what has one (MLD's
+ * hop-by-hop options) or another next header (ICMPv6) is not ours.
+ */
+static size_t ip_header(const struct ksender *k, const uint8_t *pkt, ssize_t n, uint8_t *ecn)
 {
+	const struct ip6_hdr *ip6 = (const void *)pkt;
 	const struct iphdr *ip = (const void *)pkt;
+
+	if (k->family == AF_INET6) {
+		if (n < (ssize_t)sizeof(*ip6) || (pkt[0] >> 4) != 6 ||
+		    ip6->ip6_nxt != IPPROTO_TCP || ntohs(ip6->ip6_plen) + sizeof(*ip6) != (size_t)n)
+			return 0;
+		*ecn = (ntohl(ip6->ip6_flow) >> 20) & 3;	/* the traffic class's low bits */
+		return sizeof(*ip6);
+	}
+	if (n < (ssize_t)sizeof(*ip) || ip->version != 4 || ip->protocol != IPPROTO_TCP ||
+	    ntohs(ip->tot_len) != n)
+		return 0;
+	*ecn = ip->tos & 3;
+	return ip->ihl * 4;
+}
+
+/* Parse one TCP packet of our connection; 0 if it is something else. */
+static int parse(const struct ksender *k, const uint8_t *pkt, ssize_t n, struct tcphdr **th,
+		 uint32_t *len, struct tcpopts *o)
+{
 	const uint8_t *opt, *end;
 	size_t ihl, doff;
+	uint8_t ecn;
 
-	if (n < (ssize_t)sizeof(*ip) || ip->version != 4 || ip->protocol != IPPROTO_TCP)
-		return 0;
-	ihl = ip->ihl * 4;
-	if (n < (ssize_t)(ihl + sizeof(struct tcphdr)) || ntohs(ip->tot_len) != n)
+	ihl = ip_header(k, pkt, n, &ecn);
+	if (!ihl || n < (ssize_t)(ihl + sizeof(struct tcphdr)))
 		return 0;
 	*th = (struct tcphdr *)(pkt + ihl);
 	doff = (*th)->doff * 4;
@@ -231,7 +345,7 @@ static int parse(const uint8_t *pkt, ssize_t n, struct tcphdr **th, uint32_t *le
 		return 0;
 	*len = n - ihl - doff;
 	memset(o, 0, sizeof(*o));
-	o->ecn = ip->tos & 3;
+	o->ecn = ecn;
 	opt = (const uint8_t *)*th + sizeof(struct tcphdr);
 	end = (const uint8_t *)*th + doff;
 	while (opt < end && *opt != TCPOPT_EOL) {
@@ -250,16 +364,66 @@ static int parse(const uint8_t *pkt, ssize_t n, struct tcphdr **th, uint32_t *le
 	return 1;
 }
 
-static int read_pkt(struct ksender *k, uint8_t *buf, size_t size, struct tcphdr **th,
-		    uint32_t *len, struct tcpopts *o)
+/* The next packet of the connection into buf (PKT_MAX): 1; none waiting, 0; -1. */
+static int read_pkt(struct ksender *k, uint8_t *buf, struct tcphdr **th, uint32_t *len,
+		    struct tcpopts *o)
 {
 	for (;;) {
-		ssize_t n = read(k->tun, buf, size);
+		ssize_t n;
 
+		if (k->stashed) {
+			n = k->stashed;
+			memcpy(buf, k->stash, n);
+			k->stashed = 0;
+		} else {
+			n = read(k->tun, buf, PKT_MAX);
+		}
 		if (n < 0)
 			return errno == EAGAIN ? 0 : -1;
-		if (parse(buf, n, th, len, o))
+		if (parse(k, buf, n, th, len, o))
 			return 1;
+		k->strays++;
+	}
+}
+
+/*
+ * Wait up to ms for the kernel to send a packet of the connection, and
+ * keep it for the next read_pkt; others are dropped on the way.  1 when one
+ * came, 0 when none did, -1 on an error.
+ */
+static int await_pkt(struct ksender *k, int ms)
+{
+	struct pollfd pfd = { .fd = k->tun, .events = POLLIN };
+	struct timespec t0, t;
+	struct tcpopts o;
+	struct tcphdr *th;
+	uint32_t len;
+	int left = ms;
+
+	if (k->stashed)
+		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		int r = poll(&pfd, 1, left);
+		ssize_t n;
+
+		if (r < 0)
+			return -1;
+		if (!r)
+			return 0;
+		n = read(k->tun, k->stash, sizeof(k->stash));
+		if (n < 0 && errno != EAGAIN)
+			return -1;
+		if (n > 0 && parse(k, k->stash, n, &th, &len, &o)) {
+			k->stashed = n;
+			return 1;
+		}
+		if (n > 0)
+			k->strays++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left = ms - (int)((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+		if (left <= 0)
+			return 0;
 	}
 }
 
@@ -269,27 +433,45 @@ static void put32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, 4);
 }
 
-/* Send one segment from the peer: flags, ack, and TCP options already laid out. */
-static void send_pkt(struct ksender *k, uint8_t flags, uint32_t seq, uint32_t ack,
-		     uint16_t win, const uint8_t *opts, size_t olen)
+/* The IP header of a packet from the peer with tlen bytes of TCP; its length. */
+static size_t put_ip_header(const struct ksender *k, uint8_t *pkt, size_t tlen)
 {
-	uint8_t pkt[128];
+	struct ip6_hdr *ip6 = (void *)pkt;
 	struct iphdr *ip = (void *)pkt;
-	struct tcphdr *th = (void *)(pkt + sizeof(*ip));
-	size_t tlen = sizeof(*th) + olen;
-	uint32_t sum;
 
-	memset(pkt, 0, sizeof(pkt));
+	if (k->family == AF_INET6) {
+		ip6->ip6_flow = htonl(6u << 28);	/* traffic class 0, no flow label */
+		ip6->ip6_plen = htons(tlen);
+		ip6->ip6_nxt = IPPROTO_TCP;
+		ip6->ip6_hlim = 64;
+		memcpy(&ip6->ip6_src, k->peer, 16);
+		memcpy(&ip6->ip6_dst, k->local, 16);
+		return sizeof(*ip6);
+	}
 	ip->version = 4;
 	ip->ihl = 5;
 	ip->tot_len = htons(sizeof(*ip) + tlen);
 	ip->frag_off = htons(IP_DF);
 	ip->ttl = 64;
 	ip->protocol = IPPROTO_TCP;
-	inet_pton(AF_INET, PEER_ADDR, &ip->saddr);
-	inet_pton(AF_INET, LOCAL_ADDR, &ip->daddr);
+	memcpy(&ip->saddr, k->peer, 4);
+	memcpy(&ip->daddr, k->local, 4);
 	ip->check = htons(csum_fold(csum_add(0, ip, sizeof(*ip))));
+	return sizeof(*ip);
+}
 
+/* Send one segment from the peer: flags, ack, and TCP options already laid out. */
+static void send_pkt(struct ksender *k, uint8_t flags, uint32_t seq, uint32_t ack,
+		     uint16_t win, const uint8_t *opts, size_t olen)
+{
+	uint8_t pkt[128];
+	size_t tlen = sizeof(struct tcphdr) + olen, hl;
+	struct tcphdr *th;
+	uint32_t sum;
+
+	memset(pkt, 0, sizeof(pkt));
+	hl = put_ip_header(k, pkt, tlen);
+	th = (void *)(pkt + hl);
 	th->source = htons(PEER_PORT);
 	th->dest = htons(LOCAL_PORT);
 	th->seq = htonl(seq);
@@ -297,14 +479,21 @@ static void send_pkt(struct ksender *k, uint8_t flags, uint32_t seq, uint32_t ac
 	th->doff = tlen / 4;
 	((uint8_t *)th)[13] = flags;
 	th->window = htons(win);
-	memcpy(pkt + sizeof(*ip) + sizeof(*th), opts, olen);
+	memcpy(pkt + hl + sizeof(*th), opts, olen);
 
-	sum = csum_add(0, &ip->saddr, 8);
+	/*
+	 * Over the pseudo-header: both addresses, the protocol and the TCP
+	 * length, as 16-bit words (RFC 9293 3.1; RFC 8200 8.1 for IPv6, whose
+	 * 32-bit length and zero-padded next header sum the same).
+	 */
+	sum = csum_add(0, k->peer, k->alen);
+	sum = csum_add(sum, k->local, k->alen);
 	sum += IPPROTO_TCP + tlen;
 	sum = csum_add(sum, th, tlen);
 	th->check = htons(csum_fold(sum));
 
-	if (write(k->tun, pkt, sizeof(*ip) + tlen) != (ssize_t)(sizeof(*ip) + tlen))
+	/* With IFF_NO_PI the tun takes the family from the version nibble. */
+	if (write(k->tun, pkt, hl + tlen) != (ssize_t)(hl + tlen))
 		die("writing to tun");
 }
 
@@ -330,13 +519,33 @@ static size_t put_ts(uint8_t *o, uint32_t val, uint32_t ecr)
 	return 12;
 }
 
+/* A socket address of the connection's family: addr, port; its length. */
+static socklen_t sockaddr_of(const struct ksender *k, const uint8_t *addr, uint16_t port,
+			     struct sockaddr_storage *ss)
+{
+	struct sockaddr_in6 *sin6 = (void *)ss;
+	struct sockaddr_in *sin = (void *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (k->family == AF_INET6) {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(port);
+		memcpy(&sin6->sin6_addr, addr, 16);
+		return sizeof(*sin6);
+	}
+	sin->sin_family = AF_INET;
+	sin->sin_port = htons(port);
+	memcpy(&sin->sin_addr, addr, 4);
+	return sizeof(*sin);
+}
+
 static void handshake(struct ksender *k, const char *algo)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET };
-	uint8_t buf[2048], opts[40];
+	struct sockaddr_storage a;
+	socklen_t al;
+	uint8_t buf[PKT_MAX], opts[40];
 	struct tcpopts o;
 	struct tcphdr *th;
-	struct pollfd pfd = { .fd = k->tun, .events = POLLIN };
 	char got[32] = "";
 	socklen_t gl = sizeof(got), tl = sizeof(struct tcp_info);
 	struct tcp_info ti;
@@ -345,7 +554,7 @@ static void handshake(struct ksender *k, const char *algo)
 	struct linger abort_on_close = { .l_onoff = 1, .l_linger = 0 };
 	int one = 1, sndbuf = SNDBUF;
 
-	k->sk = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	k->sk = socket(k->family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (k->sk < 0)
 		die("socket");
 	/*
@@ -362,17 +571,14 @@ static void handshake(struct ksender *k, const char *algo)
 		fprintf(stderr, "ackdrill: congestion control '%s': %s\n", algo, strerror(errno));
 		exit(1);
 	}
-	a.sin_port = htons(LOCAL_PORT);
-	inet_pton(AF_INET, LOCAL_ADDR, &a.sin_addr);
-	if (bind(k->sk, (struct sockaddr *)&a, sizeof(a)))
+	al = sockaddr_of(k, k->local, LOCAL_PORT, &a);
+	if (bind(k->sk, (struct sockaddr *)&a, al))
 		die("bind");
-	a.sin_port = htons(PEER_PORT);
-	inet_pton(AF_INET, PEER_ADDR, &a.sin_addr);
-	if (!connect(k->sk, (struct sockaddr *)&a, sizeof(a)) || errno != EINPROGRESS)
+	al = sockaddr_of(k, k->peer, PEER_PORT, &a);
+	if (!connect(k->sk, (struct sockaddr *)&a, al) || errno != EINPROGRESS)
 		die("connect");
 
-	if (poll(&pfd, 1, 2000) != 1 || read_pkt(k, buf, sizeof(buf), &th, &len, &o) != 1 ||
-	    !th->syn)
+	if (await_pkt(k, 2000) != 1 || read_pkt(k, buf, &th, &len, &o) != 1 || !th->syn)
 		dief("no SYN on " TUN_NAME);
 	k->iss = ntohl(th->seq);
 	if (k->sc->ecn != ((th_flags(th) & (TH_ECE | TH_CWR)) == (TH_ECE | TH_CWR)))
@@ -401,7 +607,7 @@ static void handshake(struct ksender *k, const char *algo)
 		 opts, ol);
 
 	/* The kernel's ACK of our SYN-ACK completes the handshake. */
-	if (read_pkt(k, buf, sizeof(buf), &th, &len, &o) != 1 || !th->ack || th->syn || len)
+	if (read_pkt(k, buf, &th, &len, &o) != 1 || !th->ack || th->syn || len)
 		dief("no ACK completing the handshake");
 	if (getsockopt(k->sk, IPPROTO_TCP, TCP_CONGESTION, got, &gl) || strcmp(got, algo))
 		dief("the connection does not run the congestion control asked for");
@@ -409,6 +615,12 @@ static void handshake(struct ksender *k, const char *algo)
 	    !!(ti.tcpi_options & TCPI_OPT_ECN) != k->sc->ecn)
 		dief(k->sc->ecn ? "ECN was not negotiated" : "ECN was negotiated");
 	k->mss = k->sc->mss - (k->sc->ts ? 12 : 0);
+	/* The script's segment size, whatever the family's header took of the MTU. */
+	if (ti.tcpi_snd_mss != k->mss) {
+		fprintf(stderr, "ackdrill: the kernel's MSS is %u, not the script's %u\n",
+			ti.tcpi_snd_mss, k->mss);
+		exit(1);
+	}
 }
 
 /* --- struct sender over the kernel ---------------------------------------- */
@@ -440,14 +652,14 @@ static int k_ack(struct sender *s, const struct ack *a)
 static int k_next_seg(struct sender *s, struct seg *out)
 {
 	struct ksender *k = (struct ksender *)s;
-	uint8_t buf[2048];
+	uint8_t buf[PKT_MAX];
 	struct tcpopts o;
 	struct tcphdr *th;
 	uint32_t len, off;
 	int r;
 
 	for (;;) {
-		r = read_pkt(k, buf, sizeof(buf), &th, &len, &o);
+		r = read_pkt(k, buf, &th, &len, &o);
 		if (r <= 0)
 			return r;
 		if (!len && !th->syn && !th->fin && !th->rst)
@@ -469,9 +681,8 @@ static int k_next_seg(struct sender *s, struct seg *out)
 static int k_wait_rto(struct sender *s)
 {
 	struct ksender *k = (struct ksender *)s;
-	struct pollfd pfd = { .fd = k->tun, .events = POLLIN };
 
-	if (poll(&pfd, 1, RTO_WAIT_MS) != 1) {
+	if (await_pkt(k, RTO_WAIT_MS) != 1) {
 		fprintf(stderr, "ackdrill: no retransmission within %d ms\n", RTO_WAIT_MS);
 		return -1;
 	}
@@ -541,7 +752,7 @@ static void k_now(struct sender *s, uint64_t *us, uint64_t *ticks)
 }
 
 /* One attempt, in a child of its own: the namespace goes when it exits. */
-static int attempt(const struct script *sc, const char *algo, FILE *csv)
+static int attempt(const struct script *sc, const char *algo, bool ipv6, FILE *csv)
 {
 	static struct ksender k = {
 		.ops = {
@@ -553,11 +764,15 @@ static int attempt(const struct script *sc, const char *algo, FILE *csv)
 	int err;
 
 	k.sc = sc;
+	set_family(&k, ipv6);
 	k.ops.has_gate = strstr(algo, "bic") != NULL;
 	k.ops.restores = !strcmp(algo, "bpf_bic_restore");
 	setup_netns(&k);
 	handshake(&k, algo);
 	err = drill_run(sc, &k.ops, csv);
+	if (k.strays)
+		fprintf(stderr, "ackdrill: %s: %u packets on %s not of the connection, dropped\n",
+			sc->name, k.strays, TUN_NAME);
 	if (fflush(csv))
 		die("writing the rows");
 	return err == DRILL_RETRY ? 3 : err ? 1 : 0;
@@ -571,8 +786,9 @@ int main(int argc, char **argv)
 	int n, status;
 	FILE *csv, *tmp;
 	size_t len;
+	bool ipv6;
 
-	if (drill_args(argc, argv, "ackdrill", &out, &script, &algo))
+	if (drill_args(argc, argv, "ackdrill", &ipv6, &out, &script, &algo))
 		return 2;
 	if (script_load(&sc, script))
 		return 1;
@@ -587,7 +803,7 @@ int main(int argc, char **argv)
 		if (pid < 0)
 			die("fork");
 		if (!pid)
-			_exit(attempt(&sc, algo, tmp));
+			_exit(attempt(&sc, algo, ipv6, tmp));
 		if (waitpid(pid, &status, 0) != pid)
 			die("waitpid");
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 3)

@@ -106,8 +106,11 @@ struct sender {
 /* drill_run's answer when the guest's clock may have opened the gate. */
 #define DRILL_RETRY	-2
 
-/* Both tools take [-o CSV] SCRIPT ALGO; 0, or -1 after the usage line. */
-int drill_args(int argc, char **argv, const char *tool, const char **out,
+/*
+ * Both tools take [-o CSV] SCRIPT ALGO, and a tool that passes ipv6 takes -6
+ * too; 0, or -1 after the usage line.
+ */
+int drill_args(int argc, char **argv, const char *tool, bool *ipv6, const char **out,
 	       const char **script, const char **algo);
 int script_load(struct script *sc, const char *path);
 int drill_run(const struct script *sc, struct sender *snd, FILE *csv);

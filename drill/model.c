@@ -1000,7 +1000,7 @@ int main(int argc, char **argv)
 	unsigned i;
 	int err;
 
-	if (drill_args(argc, argv, "model", &out, &script, &algo))
+	if (drill_args(argc, argv, "model", NULL, &out, &script, &algo))
 		return 2;
 	for (i = 0; i < sizeof(algos) / sizeof(algos[0]); i++)
 		if (!strcmp(algo, algos[i].name))

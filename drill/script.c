@@ -195,16 +195,21 @@ int script_load(struct script *sc, const char *path)
 	return 0;
 }
 
-int drill_args(int argc, char **argv, const char *tool, const char **out,
+int drill_args(int argc, char **argv, const char *tool, bool *ipv6, const char **out,
 	       const char **script, const char **algo)
 {
 	int opt;
 
 	*out = NULL;
-	while ((opt = getopt(argc, argv, "o:")) != -1) {
-		if (opt != 'o')
+	if (ipv6)
+		*ipv6 = false;
+	while ((opt = getopt(argc, argv, ipv6 ? "6o:" : "o:")) != -1) {
+		if (opt == '6')
+			*ipv6 = true;
+		else if (opt == 'o')
+			*out = optarg;
+		else
 			goto usage;
-		*out = optarg;
 	}
 	if (argc - optind != 2)
 		goto usage;
@@ -212,6 +217,6 @@ int drill_args(int argc, char **argv, const char *tool, const char **out,
 	*algo = argv[optind + 1];
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s [-o CSV] SCRIPT ALGO\n", tool);
+	fprintf(stderr, "usage: %s %s[-o CSV] SCRIPT ALGO\n", tool, ipv6 ? "[-6] " : "");
 	return -1;
 }

@@ -19,18 +19,7 @@
 # The flow is 1 s and the rest moves no data; jq is not used (over a
 # second a call under TCG).
 #
-# ackdrill (t_70) is IPv4 only: it builds and parses IPv4 headers on its
-# tun device, opens AF_INET sockets, sets its address with SIOCSIFADDR and
-# disables IPv6 in its namespace.  The model's rows would hold unchanged
-# over IPv6: they count segments (cwnd, ssthresh, unacked, sacked, lost,
-# retrans in packets, sequence numbers in MSS), and the kernel's MSS is
-# the script's (1400 at most) as long as it fits the tun's MTU less 60
-# bytes of IPv6 and TCP header (1440 at MTU 1500); the sender's logic is
-# the same code for both families, and ECN sits in the traffic class as in
-# the TOS byte.  What IPv6 would need is in ackdrill only: 40-byte headers
-# and the IPv6 pseudo-header checksum, AF_INET6 sockets, a nodad address
-# set through rtnetlink, and ICMPv6 (router and multicast listener
-# solicitations) skipped on the tun like any segment that is not TCP.
+# ACK by ACK over IPv6, against the model's rows: t_70 (ackdrill -6).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
