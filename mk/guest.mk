@@ -22,7 +22,8 @@ GUEST_TEST_BINS	:= $(BUILD)/loader/ccctl-faults $(BUILD)/drill/ackdrill $(BUILD)
 MODEL_PARTS	:= $(wildcard tests/guest/model/*.sh)
 
 $(GUEST)/.done: $(call install_exec_files,$(BUILD)/loader) $(BPF_TEST_OBJS) $(GUEST_TEST_BINS) \
-		$(GUEST_TESTS) $(MODEL_PARTS) $(DRILL_SCRIPTS) $(DRILL_EXPECT)
+		$(GUEST_TESTS) $(MODEL_PARTS) $(DRILL_SCRIPTS) $(DRILL_EXPECT) $(DRILL_WMAX_SCRIPTS) \
+		$(DRILL_WMAX_EXPECT)
 	$(call msg,GUEST,$(GUEST))
 	$(Q)rm -rf $(GUEST)
 	$(Q)$(MAKE) --no-print-directory install-exec DESTDIR=$(GUEST) PREFIX=/usr BPFDIR=/opt/bic/bpf \
@@ -34,6 +35,8 @@ $(GUEST)/.done: $(call install_exec_files,$(BUILD)/loader) $(BPF_TEST_OBJS) $(GU
 	$(Q)mkdir -p $(GUEST)/opt/bic/tests/model && cp $(MODEL_PARTS) $(GUEST)/opt/bic/tests/model/
 	$(Q)cp $(DRILL_SCRIPTS) $(GUEST)/opt/bic/drill/
 	$(Q)cp $(BUILD)/drill/expect/*.csv $(GUEST)/opt/bic/drill/expect/
+	$(Q)mkdir -p $(GUEST)/opt/bic/drill/wmax/expect && cp $(DRILL_WMAX_SCRIPTS) $(GUEST)/opt/bic/drill/wmax/ \
+		&& cp $(BUILD)/drill/wmax-expect/*.csv $(GUEST)/opt/bic/drill/wmax/expect/
 	$(Q)touch $@
 
 # --- each kernel's own tree and its initramfs --------------------------------
