@@ -163,5 +163,8 @@ $(BUILD)/tests/test_json: $(BUILD)/tests/test_json.o $(BUILD)/tests/json.o
 
 -include $(wildcard $(BUILD)/drill/*.d $(BUILD)/tests/*.d)
 
-unit-test: $(UNIT_TESTS)
+# model -w against the drill model's rows (make test runs it as one of its
+# host tests)
+unit-test: $(UNIT_TESTS) | $(BUILD)/drill/model
 	$(Q)for t in $^; do $$t || exit 1; done
+	$(Q)tests/unit/test_drill_wmax.sh $(BUILD)/drill/model drill/wmax
