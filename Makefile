@@ -13,6 +13,7 @@
 #   make model	thousands of random ccctl operations against a model (t_58)
 #   make bench	scenario matrix, BPF vs native cost and make scale, into docs/bench.md
 #   make scale	time and memory of ccctl migrate, swap, list at 0-5000 connections
+#   make wmax	BIC and Reno after one loss at Wmax 2,000 to 1,000,000 (model), into docs/bench.md
 #   make study	the undo rules under reordering and stalls, into docs/study.md
 #   make soak	t_57_soak for SOAK_SECS (600) on the first of KERNELS
 #   make kmod	the reference tcp_bic_ref.ko for each kernel
@@ -31,7 +32,7 @@
 #   mk/bpf.mk	vmlinux.h, the BPF objects and skeletons
 #   mk/tools.mk	user-space C: loader/ (ccctl, bictrace), drill/, tests/
 #   mk/guest.mk	the guest tree and initramfs, vm-test, test, demo, soak
-#   mk/eval.mk	model, plots, bench, scale, study
+#   mk/eval.mk	model, plots, bench, scale, wmax, study
 #   mk/package.mk	install, deb, debian-test
 
 include vm-image/versions.mk

@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #define DRILL_MAX_OPS	512
-#define DRILL_MAX_SEGS	65536	/* segments one run may send */
+#define DRILL_MAX_SEGS	(1 << 18)	/* segments one run may send */
 #define APP_LIMIT_MAX	1024	/* largest `app N` */
 
 enum op_kind {

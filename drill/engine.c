@@ -230,6 +230,15 @@ static void gate_guard(struct peer *p, const struct tcpstat *pre, uint32_t acked
 	if (p->snd->restores && pre->ca_state == 4 && p->st.ca_state != 4 &&
 	    p->st.cwnd >= p->loss_cwnd)
 		p->ewma = p->loss_ewma;
+	/*
+	 * Inside a reduction BIC is not called at all: a cwnd first met there
+	 * starts its clock at the first ACK outside it, whose cong_avoid
+	 * computes the count (the model refuses a script where it might not).
+	 */
+	if (p->st.ca_state == 2 || p->st.ca_state == 3) {
+		p->plateau_cwnd = 0;
+		return;
+	}
 	if (pre->cwnd != p->plateau_cwnd) {
 		p->plateau_cwnd = pre->cwnd;
 		p->plateau_ewma = p->ewma;
@@ -237,8 +246,8 @@ static void gate_guard(struct peer *p, const struct tcpstat *pre, uint32_t acked
 		p->plateau_ticks = ticks;
 		return;
 	}
-	/* BIC's count is recomputed only by data acked outside a reduction. */
-	if (!acked || p->st.ca_state == 2 || p->st.ca_state == 3)
+	/* BIC's count is recomputed only by data acked. */
+	if (!acked)
 		return;
 	if (p->ewma != p->plateau_ewma &&
 	    (us - p->plateau_us >= GATE_SAFE_US || ticks - p->plateau_ticks > 1)) {

@@ -4,7 +4,7 @@
 # operations against a model), plots, bench, scale and study, whose reports
 # the host writes into docs/ and build/.
 
-.PHONY: model plots bench scale study
+.PHONY: model plots bench scale wmax study
 
 # Thousands of random ccctl operations against the model (t_58), on each
 # kernel of KERNELS; MODEL_SEED replays a sequence, MODEL_REPLAY a shrunk one.
@@ -48,13 +48,21 @@ endef
 scale: $(call initrd,$(KGUEST)) eval/scale-report.sh
 	$(scale_run)
 
+# BIC's way back after one loss at Wmax 2,000 to 1,000,000 packets, and
+# Reno's, as the drill model computes it (model -w; its Wmax 2,000 run is
+# drill/wmax's, checked on the kernel by t_71): host only, its own section
+# of docs/bench.md.
+wmax: $(BUILD)/drill/model eval/wmax-report.sh
+	$(call msg,REPORT,docs/bench.md (wmax))
+	$(Q)./eval/wmax-report.sh $(BUILD)/drill/model docs/bench.md
+
 # The matrix's runs in two boots and the per-ACK cost in a third, side by
 # side: all under -icount, so sharing the host's two cores moves nothing.
 BENCH_MATRIX_RUNS := 1,3,5 2,4
 bench_boot = QEMU_ICOUNT=$(BENCH_ICOUNT) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/bench-$(1).log \
 	--out $(BUILD)/bench-data/$(1) --timeout 2400 -- $(2) tests/bench.sh $(3)
 
-bench: $(call initrd,$(KGUEST)) eval/bench-report.sh eval/scale-report.sh
+bench: $(call initrd,$(KGUEST)) eval/bench-report.sh eval/scale-report.sh wmax
 	$(call msg,VM,bench on $(KGUEST): matrix runs $(BENCH_MATRIX_RUNS) and the cost, 3 boots)
 	$(Q)rm -rf $(BUILD)/bench-data
 	$(Q)pids=; for r in $(BENCH_MATRIX_RUNS); do \

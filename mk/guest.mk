@@ -22,7 +22,8 @@ GUEST_TEST_BINS	:= $(BUILD)/loader/ccctl-faults $(BUILD)/drill/ackdrill $(BUILD)
 MODEL_PARTS	:= $(wildcard tests/guest/model/*.sh)
 
 $(GUEST)/.done: $(call install_exec_files,$(BUILD)/loader) $(BPF_TEST_OBJS) $(GUEST_TEST_BINS) \
-		$(GUEST_TESTS) $(MODEL_PARTS) $(DRILL_SCRIPTS) $(DRILL_EXPECT)
+		$(GUEST_TESTS) $(MODEL_PARTS) $(DRILL_SCRIPTS) $(DRILL_EXPECT) $(DRILL_WMAX_SCRIPTS) \
+		$(DRILL_WMAX_EXPECT)
 	$(call msg,GUEST,$(GUEST))
 	$(Q)rm -rf $(GUEST)
 	$(Q)$(MAKE) --no-print-directory install-exec DESTDIR=$(GUEST) PREFIX=/usr BPFDIR=/opt/bic/bpf \
@@ -34,6 +35,8 @@ $(GUEST)/.done: $(call install_exec_files,$(BUILD)/loader) $(BPF_TEST_OBJS) $(GU
 	$(Q)mkdir -p $(GUEST)/opt/bic/tests/model && cp $(MODEL_PARTS) $(GUEST)/opt/bic/tests/model/
 	$(Q)cp $(DRILL_SCRIPTS) $(GUEST)/opt/bic/drill/
 	$(Q)cp $(BUILD)/drill/expect/*.csv $(GUEST)/opt/bic/drill/expect/
+	$(Q)mkdir -p $(GUEST)/opt/bic/drill/wmax/expect && cp $(DRILL_WMAX_SCRIPTS) $(GUEST)/opt/bic/drill/wmax/ \
+		&& cp $(BUILD)/drill/wmax-expect/*.csv $(GUEST)/opt/bic/drill/wmax/expect/
 	$(Q)touch $@
 
 # --- each kernel's own tree and its initramfs --------------------------------
@@ -96,6 +99,7 @@ test-build:
 test: test-build
 	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) $(foreach u,$(UNIT_TESTS),--unit $(u)) \
 		--unit "tests/unit/test_drill_model.sh $(BUILD)/drill/model drill/scripts" \
+		--unit "tests/unit/test_drill_wmax.sh $(BUILD)/drill/model drill/wmax" \
 		--unit tests/unit/test_study_report.sh \
 		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" $(HARDENING_UNIT) $(LINTIAN_UNIT) $(DEBIAN_JOB) \
 		-- $(GUEST_CMD)
