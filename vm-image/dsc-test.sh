@@ -26,7 +26,8 @@
 #     same in both; and lintian (the host's, tests/unit/test_lintian.sh) on
 #     the new .deb.
 #
-# Everything is written to OUT (the report: OUT/report.txt).  Nothing is
+# Everything is written to OUT (the report: OUT/report.txt; the root copy
+# is removed after a run that passes).  Nothing is
 # mounted on the host: the chroots run in mount namespaces of their own,
 # with /proc and /dev bind-mounted.  Exit status 0 only if the package
 # builds and the file lists and lintian agree.
@@ -230,6 +231,13 @@ if "$top/tests/unit/test_lintian.sh" "$new" > "$out/lintian.log" 2>&1; then
 else
 	fail=1
 	say "not ok - lintian on the source package's .deb (see $out/lintian.log)"
+fi
+# The root copy (~1.3 GB with the toolchain) is kept only to look into a
+# failure.
+if [ "$fail" -eq 0 ]; then
+	rm -rf "$root"
+else
+	echo "dsc-test: the build root is kept in $root"
 fi
 echo "dsc-test: report in $report"
 exit "$fail"
