@@ -21,6 +21,8 @@
 #   make kpatch-kernel-test	a whole 6.12 built with patches/ (~40 min), tested
 #   make install	ccctl, bictrace, the objects, bpf-bic.service (PREFIX, DESTDIR)
 #   make deb	the Debian package, build/deb/bpf-bic_VERSION_amd64.deb
+#   make dsc	the source package, build/dsc/bpf-bic_VERSION.dsc
+#   make dsc-test	the source package built offline in a clean bookworm chroot, against make deb's
 #   make lintian	trixie's lintian on the package (bookworm's is in make test)
 #   make debian-test	the Debian package installed, rebooted and removed on a Debian guest
 #   make clean	build products (distclean: all of build/, downloads too)
@@ -33,7 +35,7 @@
 #   mk/tools.mk	user-space C: loader/ (ccctl, bictrace), drill/, tests/
 #   mk/guest.mk	the guest tree and initramfs, vm-test, test, demo, soak
 #   mk/eval.mk	model, plots, bench, scale, wmax, study
-#   mk/package.mk	install, deb, debian-test
+#   mk/package.mk	install, deb, debian-test, dsc, dsc-test
 
 include vm-image/versions.mk
 
@@ -115,6 +117,7 @@ clean:
 	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/pkg $(BUILD)/drill $(BUILD)/tests $(GUEST) \
 		$(BUILD)/out $(BUILD)/demo $(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data \
 		$(BUILD)/scale-data $(BUILD)/study $(BUILD)/study-data $(BUILD)/deb $(BUILD)/debian/run \
+		$(BUILD)/dsc $(BUILD)/dsc-test \
 		$(foreach k,$(KERNELS_ALL),$(call kdir,$(k))/guest $(call kdir,$(k))/kmod \
 			$(call initrd,$(k)) $(call kdir,$(k))/initramfs.root)
 

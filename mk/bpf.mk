@@ -5,7 +5,7 @@
 # them) and the skeletons the user-space tools include.
 
 BPF_CFLAGS	:= -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
-		   -I$(dir $(VMLINUX_H)) -I$(TOOLS)/usr/include -Ibpf
+		   -I$(dir $(VMLINUX_H)) -I$(LIBBPF_INC) -Ibpf
 
 # All BPF objects come from one source: the fixed algorithm (the seed), the
 # 2.6.11 undo it replaced (kept only to reproduce the bug side by side) and
@@ -33,9 +33,12 @@ SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/bic_
 BPF_SHIPPED	:= $(BPF_OBJS) $(BPF_NOLINK_OBJS) $(BPF_TRACE_OBJS)
 
 # One vmlinux.h, from the primary kernel's BTF: the objects are CO-RE.
+# SYSTEM_BPF=1 takes linux-bpf-dev's instead and makes none.
+ifneq ($(SYSTEM_BPF),1)
 $(VMLINUX_H): $(call vmlinuz,$(KPRIMARY)) $(BPFTOOL) vmlinux-gen/gen.sh
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D) && ./vmlinux-gen/gen.sh $(call vmlinuz,$(KPRIMARY)) $(BPFTOOL) $@
+endif
 
 BPF_DEPS := $(VMLINUX_H) $(BPFTOOL) $(wildcard bpf/*.h)
 

@@ -8,11 +8,27 @@ KGUEST		:= $(firstword $(KERNELS))
 
 BUILD		:= build
 TOOLS		:= $(BUILD)/tools
+GUEST		:= $(BUILD)/guest
+ifneq ($(SYSTEM_BPF),1)
+# The pinned bpftool and libbpf, unpacked from their .debs, and vmlinux.h
+# from the primary kernel's BTF (mk/kernels.mk, mk/bpf.mk); what is missing
+# on the host is installed first (vm-image/host-deps.sh).
 BPFTOOL		:= $(TOOLS)/usr/sbin/bpftool
 LIBBPF_A	:= $(TOOLS)/usr/lib/x86_64-linux-gnu/libbpf.a
+LIBBPF_INC	:= $(TOOLS)/usr/include
 VMLINUX_H	:= $(BUILD)/vmlinux-gen/vmlinux.h
-GUEST		:= $(BUILD)/guest
 STAMP_DEPS	:= $(BUILD)/.host-deps
+else
+# SYSTEM_BPF=1, the source package's build (debian/rules): the system's own,
+# as its Build-Depends install them (bpftool, libbpf-dev, linux-bpf-dev),
+# nothing downloaded and nothing installed; only what make deb packages
+# builds this way (make pkg).
+BPFTOOL		:= /usr/sbin/bpftool
+LIBBPF_A	:= /usr/lib/x86_64-linux-gnu/libbpf.a
+LIBBPF_INC	:= /usr/include
+VMLINUX_H	:= /usr/include/x86_64-linux-gnu/linux/bpf/vmlinux.h
+STAMP_DEPS	:=
+endif
 
 # Everything of kernel K lives under $(BUILD)/k/K.
 kdir		= $(BUILD)/k/$(1)

@@ -10,10 +10,12 @@
 .PHONY: deps kmod kpatch kpatch-kernel kpatch-kernel-test
 
 deps: $(STAMP_DEPS)
+ifneq ($(SYSTEM_BPF),1)
 $(STAMP_DEPS): vm-image/host-deps.sh
 	$(call msg,DEPS,host packages)
 	$(Q)./vm-image/host-deps.sh
 	$(Q)mkdir -p $(@D) && touch $@
+endif
 
 # What building a whole kernel needs on top (make kpatch-kernel only).
 KBUILD_PKGS	:= bc bison flex dwarves libssl-dev libelf-dev
@@ -45,12 +47,15 @@ $(BUILD)/debs/.fetched-tools: vm-image/versions.mk vm-image/fetch-debs.sh | $(ST
 	$(Q)$(FETCH) bpftool=$(BPFTOOL_VER) libbpf-dev=$(LIBBPF_VER)
 	$(Q)touch $@
 
+# (SYSTEM_BPF=1: the system's, mk/common.mk.)
+ifneq ($(SYSTEM_BPF),1)
 $(BPFTOOL) $(LIBBPF_A) &: $(BUILD)/debs/.fetched-tools
 	$(call msg,UNPACK,$(TOOLS))
 	$(Q)rm -rf $(TOOLS) && mkdir -p $(TOOLS)
 	$(Q)for d in $(BUILD)/debs/bpftool_*.deb $(BUILD)/debs/libbpf-dev_*.deb; do \
 		dpkg-deb -x $$d $(TOOLS) || exit 1; done
 	$(Q)touch $(BPFTOOL) $(LIBBPF_A)
+endif
 
 # --- one guest kernel: image, headers -----------------------------------------
 define kernel_rules

@@ -2,7 +2,8 @@
 #
 # On a real host: make install, make deb, make lintian (trixie's lintian on
 # the package), and make debian-test, the package installed, rebooted and
-# removed on a Debian guest.
+# removed on a Debian guest; make dsc and make dsc-test, the source package
+# and its build offline in a clean chroot.
 
 .PHONY: install install-exec install-data deb debian-test lintian
 
@@ -49,8 +50,10 @@ install-data: $(INSTALL_DATA_FILES)
 # --- make deb ------------------------------------------------------------------
 # The Debian package bpf-bic, built by dpkg-buildpackage and dh
 # (debian/rules) in a copy of debian/ under build/deb, where it also writes
-# the .deb; its log is build/deb/build.log.  debian/rules compiles nothing:
-# it runs make install with SBIN_FROM=$(PKG_OUT), where ccctl and bictrace
+# the .deb; its log is build/deb/build.log.  Under the build profile
+# pkg.bpf-bic.prebuilt debian/rules compiles nothing (nor are the
+# Build-Depends only the source package's build needs asked for: make dsc
+# below): it runs make install with SBIN_FROM=$(PKG_OUT), where ccctl and bictrace
 # were built first, by the loader's rules (mk/tools.mk), with what
 # dpkg-buildflags gives a Debian package instead of CFLAGS, CPPFLAGS and
 # LDFLAGS: hardening=+all (PIE, read-only relocations and immediate
@@ -93,6 +96,7 @@ $(DEB): $(call install_exec_files,$(PKG_OUT)) $(INSTALL_DATA_FILES) $(wildcard d
 	case $$src in *'('*) ver=$${src#*(}; ver=$${ver%)}; src=$${src%% *};; esac && \
 	cd $(BUILD)/deb/bpf-bic && TOP=$(CURDIR) SBIN_FROM=$(PKG_OUT) \
 		LIBBPF_BUILT_USING="$${src:-libbpf} (= $$ver)" dpkg-buildpackage -b -us -uc \
+		-Ppkg.bpf-bic.prebuilt \
 		> ../build.log 2>&1 || { tail -n 20 ../build.log >&2; exit 1; }
 
 # --- the Debian package on a real Debian guest ------------------------------
@@ -156,3 +160,59 @@ $(LINTIAN_ROOT)/.done: vm-image/mkroot.sh vm-image/mirror.sh $(LINTIAN_ROOT).pkg
 
 lintian: $(DEBIAN_TEST_DEB) $(LINTIAN_ROOT)/.done
 	$(Q)tests/unit/test_lintian.sh $(DEBIAN_TEST_DEB) $(LINTIAN_ROOT) unknown-field
+
+# --- make dsc, make dsc-test: the source package ------------------------------
+# make pkg: what the package holds, built (ccctl and bictrace in
+# $(PKG_OUT) with dpkg-buildflags' flags, the BPF objects); debian/rules
+# runs it with SYSTEM_BPF=1 when it builds from the source package.
+#
+# make dsc: the source package, build/dsc/bpf-bic_VERSION.dsc and its
+# tarball (vm-image/mkdsc.sh: 3.0 (native), the files git tracks and
+# nothing generated; debian/control's Build-Depends checked against the
+# pins of bpftool and libbpf-dev).  It is made anew each time.
+#
+# make dsc-test: that source package built by dpkg-buildpackage in a clean
+# bookworm root without network, and its .deb compared with make deb's
+# (vm-image/dsc-test.sh, report in build/dsc-test/report.txt).  The root,
+# build/roots/dsc-bookworm (mkroot.sh: minbase and build-essential, what a
+# Debian build root holds before a package's Build-Depends), is cached and
+# remade only when DSC_ROOT_SUITE or DSC_ROOT_PKGS change; each run copies
+# it, adds DSC_ROOT_SUITES to the copy's apt sources, installs the
+# Build-Depends there from the mirror (apt-get build-dep on the .dsc; the
+# .debs are kept in build/roots/dsc-bookworm.archives for the next run),
+# the packages of DSC_ROOT_PIN from its first word's suite (bookworm has
+# no linux-bpf-dev and older bpftool and libbpf-dev than the pins; apt
+# takes backports' only when told to),
+# then cuts the network (unshare -n) and builds.  Not in make test: the
+# root's debootstrap takes minutes on a fresh machine, and each run
+# installs the toolchain again.
+.PHONY: pkg dsc dsc-test
+DSC_DIR		:= $(BUILD)/dsc
+DSC		:= $(DSC_DIR)/bpf-bic_$(DEB_VERSION).dsc
+DSC_ROOT_SUITE	:= bookworm
+DSC_ROOT_PKGS	:= build-essential
+DSC_ROOT_SUITES	:= bookworm bookworm-backports
+DSC_ROOT_PIN	:= bookworm-backports bpftool libbpf-dev libbpf1 linux-bpf-dev
+DSC_ROOT	:= $(BUILD)/roots/dsc-$(DSC_ROOT_SUITE)
+
+# The skeletons are named so that make keeps them: else, as intermediate
+# files, they would go after this and make install would build ccctl anew.
+pkg: $(call install_exec_files,$(PKG_OUT)) $(INSTALL_DATA_FILES) $(SKELS)
+
+dsc:
+	$(call msg,DSC,$(DSC))
+	$(Q)./vm-image/mkdsc.sh $(DSC_DIR) bpftool=$(BPFTOOL_VER) libbpf-dev=$(LIBBPF_VER) >/dev/null
+
+$(DSC_ROOT).pkgs: FORCE | $(STAMP_DEPS)
+	$(Q)mkdir -p $(@D) && echo '$(DSC_ROOT_SUITE) $(DSC_ROOT_PKGS)' | cmp -s - $@ || \
+		echo '$(DSC_ROOT_SUITE) $(DSC_ROOT_PKGS)' > $@
+
+$(DSC_ROOT)/.done: vm-image/mkroot.sh vm-image/mirror.sh $(DSC_ROOT).pkgs | $(STAMP_DEPS)
+	$(call msg,ROOT,$(@D) (debootstrap $(DSC_ROOT_SUITE): $(DSC_ROOT_PKGS)))
+	$(Q)./vm-image/mkroot.sh $(@D) $(DSC_ROOT_SUITE) $(DSC_ROOT_PKGS)
+	$(Q)touch $@
+
+dsc-test: dsc $(DEB) $(DSC_ROOT)/.done
+	$(call msg,DSC-TEST,$(notdir $(DSC)) in a copy of $(DSC_ROOT), offline)
+	$(Q)BPFTOOL=$(BPFTOOL) ./vm-image/dsc-test.sh $(DSC_ROOT) "$(DSC_ROOT_SUITES)" "$(DSC_ROOT_PIN)" $(DSC) $(DEB) $(VMLINUX_H) \
+		$(BUILD)/dsc-test

@@ -16,7 +16,7 @@
 WARN_CFLAGS	:= -Wall -Wextra -Werror
 
 # --- the loader: ccctl and bictrace ----------------------------------------
-LOADER_CPPFLAGS	:= -I$(TOOLS)/usr/include -I$(BUILD)/bpf -Ibpf
+LOADER_CPPFLAGS	:= -I$(LIBBPF_INC) -I$(BUILD)/bpf -Ibpf
 LOADER_CFLAGS	:= $(WARN_CFLAGS) -Wno-unused-parameter
 LOADER_LIBS	:= $(LIBBPF_A) -lelf -lz
 # ccctl: main.c dispatches to one file per command group, over the shared
