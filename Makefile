@@ -21,7 +21,8 @@
 #   make install	ccctl, bictrace, the objects, bpf-bic.service (PREFIX, DESTDIR)
 #   make deb	the Debian package, build/deb/bpf-bic_VERSION_amd64.deb
 #   make lintian	trixie's lintian on the package (bookworm's is in make test)
-#   make debian-test	the Debian package installed, rebooted and removed on a Debian guest
+#   make debian-test	the Debian package installed, rebooted and removed on Debian guests (DEBIAN_SYSTEMS)
+#   make debian-test-others	make debian-test on the systems make test does not boot (.ci/run)
 #   make clean	build products (distclean: all of build/, downloads too)
 #   make help	this list
 #
@@ -90,6 +91,9 @@ STUDY_QUICK	?=
 KPATCH_KERNEL	?= 6.12
 DEBIAN_TEST_DEB	?= $(DEB)
 DEBIAN_TIMEOUT	?= 900
+# The Debian systems make debian-test boots (vm-image/versions.mk), e.g.
+# make debian-test DEBIAN_SYSTEMS=trixie-6.12.
+DEBIAN_SYSTEMS	?= $(DEBIAN_SYSTEMS_ALL)
 
 # --- the rules ---------------------------------------------------------------
 .DEFAULT_GOAL	:= all
@@ -113,7 +117,7 @@ clean:
 	$(call msg,CLEAN,build products)
 	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/pkg $(BUILD)/drill $(BUILD)/tests $(GUEST) \
 		$(BUILD)/out $(BUILD)/demo $(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data \
-		$(BUILD)/scale-data $(BUILD)/study $(BUILD)/study-data $(BUILD)/deb $(BUILD)/debian/run \
+		$(BUILD)/scale-data $(BUILD)/study $(BUILD)/study-data $(BUILD)/deb $(BUILD)/debian/*/run \
 		$(foreach k,$(KERNELS_ALL),$(call kdir,$(k))/guest $(call kdir,$(k))/kmod \
 			$(call initrd,$(k)) $(call kdir,$(k))/initramfs.root)
 
