@@ -90,7 +90,7 @@ STUDY_PARTS	?= 41 165
 STUDY_QUICK	?=
 KPATCH_KERNEL	?= 6.12
 DEBIAN_TEST_DEB	?= $(DEB)
-DEBIAN_TIMEOUT	?= 900
+DEBIAN_TIMEOUT	?= 1500
 # The Debian systems make debian-test boots (vm-image/versions.mk), e.g.
 # make debian-test DEBIAN_SYSTEMS=trixie-6.12.
 DEBIAN_SYSTEMS	?= $(DEBIAN_SYSTEMS_ALL)
