@@ -24,7 +24,8 @@
 #   make dsc	the source package, build/dsc/bpf-bic_VERSION.dsc
 #   make dsc-test	the source package built offline in a clean bookworm chroot, against make deb's
 #   make lintian	trixie's lintian on the package (bookworm's is in make test)
-#   make debian-test	the Debian package installed, rebooted and removed on a Debian guest
+#   make debian-test	the Debian package installed, rebooted and removed on Debian guests (DEBIAN_SYSTEMS)
+#   make debian-test-others	make debian-test on the systems make test does not boot (.ci/run)
 #   make clean	build products (distclean: all of build/, downloads too)
 #   make help	this list
 #
@@ -92,7 +93,10 @@ STUDY_PARTS	?= 41 165
 STUDY_QUICK	?=
 KPATCH_KERNEL	?= 6.12
 DEBIAN_TEST_DEB	?= $(DEB)
-DEBIAN_TIMEOUT	?= 900
+DEBIAN_TIMEOUT	?= 1500
+# The Debian systems make debian-test boots (vm-image/versions.mk), e.g.
+# make debian-test DEBIAN_SYSTEMS=trixie-6.12.
+DEBIAN_SYSTEMS	?= $(DEBIAN_SYSTEMS_ALL)
 
 # --- the rules ---------------------------------------------------------------
 .DEFAULT_GOAL	:= all
@@ -116,7 +120,7 @@ clean:
 	$(call msg,CLEAN,build products)
 	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/pkg $(BUILD)/drill $(BUILD)/tests $(GUEST) \
 		$(BUILD)/out $(BUILD)/demo $(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data \
-		$(BUILD)/scale-data $(BUILD)/study $(BUILD)/study-data $(BUILD)/deb $(BUILD)/debian/run \
+		$(BUILD)/scale-data $(BUILD)/study $(BUILD)/study-data $(BUILD)/deb $(BUILD)/debian/*/run \
 		$(BUILD)/dsc $(BUILD)/dsc-test \
 		$(foreach k,$(KERNELS_ALL),$(call kdir,$(k))/guest $(call kdir,$(k))/kmod \
 			$(call initrd,$(k)) $(call kdir,$(k))/initramfs.root)

@@ -99,33 +99,60 @@ $(DEB): $(call install_exec_files,$(PKG_OUT)) $(INSTALL_DATA_FILES) $(wildcard d
 		-Ppkg.bpf-bic.prebuilt \
 		> ../build.log 2>&1 || { tail -n 20 ../build.log >&2; exit 1; }
 
-# --- the Debian package on a real Debian guest ------------------------------
-# A bookworm root with systemd and the primary kernel installed by dpkg (its
-# initrd by initramfs-tools), cached; every run makes a disk image of it with
-# the package and tests/debian/ on it, boots it, lets it reboot once between
-# its stages and power off (tests/debian/run.sh).
-DEBIAN_ROOT	:= $(BUILD)/debian/root
-DEBIAN_KDEB	:= $(BUILD)/debs/$(KIMG_$(KPRIMARY))_$(subst :,%3a,$(KPKG_$(KPRIMARY)))_amd64.deb
+# --- the Debian package on real Debian guests ---------------------------------
+# Each system of DEBIAN_SYSTEMS (vm-image/versions.mk) is a root of its suite
+# with systemd and its own kernel installed by dpkg (its initrd by
+# initramfs-tools), cached in build/debian/SYSTEM/root with its stamp; every
+# run makes a disk image of it with the package and tests/debian/ on it,
+# boots it, lets it reboot once between its stages and power off
+# (tests/debian/run.sh).  One package for all: make deb's, built on
+# bookworm (libbpf linked in; its libelf1 dependency is trixie's
+# libelf1t64, which Provides it).
+.PHONY: debian-test-others
+debian_dir	= $(BUILD)/debian/$(1)
+debian_root	= $(call debian_dir,$(1))/root
+debian_kdebs	= $(foreach p,$(DKIMG_$(1)),$(BUILD)/debs/$(p)_$(subst :,%3a,$(DKPKG_$(1)))_amd64.deb)
 
-$(BUILD)/debian/.root-done: vm-image/mkdebian.sh vm-image/mirror.sh vm-image/versions.mk \
-		$(call kdir,$(KPRIMARY))/.fetched $(BPFTOOL) | $(STAMP_DEPS)
-	$(call msg,ROOT,$(DEBIAN_ROOT) (debootstrap bookworm, $(KIMG_$(KPRIMARY))))
-	$(Q)./vm-image/mkdebian.sh $(DEBIAN_ROOT) $(DEBIAN_KDEB) $(BPFTOOL)
-	$(Q)touch $@
+define debian_rules
+$(call debian_dir,$(1))/.fetched: vm-image/versions.mk vm-image/fetch-debs.sh | $(STAMP_DEPS)
+	$$(call msg,FETCH,$(DKIMG_$(1)) $(DKPKG_$(1)))
+	$(Q)$(FETCH) $(addsuffix =$(DKPKG_$(1)),$(DKIMG_$(1)))
+	$(Q)mkdir -p $$(@D) && touch $$@
 
-DEBIAN_RUN	= ./tests/debian/run.sh $(DEBIAN_ROOT) $(DEBIAN_TEST_DEB) $(BUILD)/debian/run $(DEBIAN_TIMEOUT)
+$(call debian_dir,$(1))/.done: vm-image/mkdebian.sh vm-image/mirror.sh vm-image/versions.mk \
+		$(call debian_dir,$(1))/.fetched $(BPFTOOL) | $(STAMP_DEPS)
+	$$(call msg,ROOT,$(call debian_root,$(1)) (debootstrap $(DSUITE_$(1)), $(DKIMG_$(1))))
+	$(Q)./vm-image/mkdebian.sh $(call debian_root,$(1)) $(DSUITE_$(1)) $(BPFTOOL) $(call debian_kdebs,$(1))
+	$(Q)touch $$@
+endef
+$(foreach s,$(DEBIAN_SYSTEMS_ALL),$(eval $(call debian_rules,$(s))))
 
-debian-test: $(DEBIAN_TEST_DEB) $(BUILD)/debian/.root-done
-	$(call msg,VM,the package on Debian ($(notdir $(DEBIAN_TEST_DEB))))
-	$(Q)ACCEL_CACHE=$(BUILD)/accel $(DEBIAN_RUN)
+# $(call debian_job,SYSTEM): one system's test as a job of tests/run.sh: its
+# root made first when it has to be (inside the job, so that a fresh clone's
+# suite does not wait for debootstrap), then the guest.
+debian_job	= --job "debian-$(1)=$(MAKE) --no-print-directory $(call debian_dir,$(1))/.done && \
+	./tests/debian/run.sh $(call debian_root,$(1)) $(DEBIAN_TEST_DEB) $(call debian_dir,$(1))/run $(DEBIAN_TIMEOUT)"
 
-# make test runs it too, with the primary kernel, as one more job of the
-# suite: queued after the kernels, it takes the slot the primary's suite
-# leaves ~5 minutes before the other slot ends, and fits there.  The root
-# is made (when it has to be) inside the job, so a fresh clone's suite does
-# not wait for debootstrap to start.
+# make debian-test: every system of DEBIAN_SYSTEMS, GUEST_JOBS guests at a
+# time, under the suite's -icount as in make test; one closing line.
+debian-test: $(DEBIAN_TEST_DEB) $(BPFTOOL)
+	$(if $(filter-out $(DEBIAN_SYSTEMS_ALL),$(DEBIAN_SYSTEMS)),\
+		$(error DEBIAN_SYSTEMS: no system $(filter-out $(DEBIAN_SYSTEMS_ALL),$(DEBIAN_SYSTEMS)) (there are $(DEBIAN_SYSTEMS_ALL))))
+	$(call msg,VM,the package on $(DEBIAN_SYSTEMS) ($(notdir $(DEBIAN_TEST_DEB))))
+	$(Q)ACCEL_CACHE=$(BUILD)/accel QEMU_ICOUNT=$(SUITE_ICOUNT) ./tests/run.sh --jobs $(GUEST_JOBS) \
+		$(foreach s,$(DEBIAN_SYSTEMS),$(call debian_job,$(s)))
+
+# The systems make test does not run, which .ci/run runs after it.
+debian-test-others:
+	$(Q)$(MAKE) --no-print-directory debian-test \
+		DEBIAN_SYSTEMS="$(filter-out $(DEBIAN_SYSTEM_TEST),$(DEBIAN_SYSTEMS_ALL))"
+
+# make test runs DEBIAN_SYSTEM_TEST (bookworm with the primary kernel) as
+# one more job of the suite: queued after the kernels, it takes the slot
+# the primary's suite leaves ~5 minutes before the other slot ends, and fits
+# there.
 ifneq ($(filter $(KPRIMARY),$(KERNELS)),)
-DEBIAN_JOB	= --job "debian=$(MAKE) --no-print-directory $(BUILD)/debian/.root-done && $(DEBIAN_RUN)"
+DEBIAN_JOB	= $(call debian_job,$(DEBIAN_SYSTEM_TEST))
 TEST_DEB	= $(DEBIAN_TEST_DEB)
 # The package's binaries, built on the way to it: their hardening.
 HARDENING_UNIT	= --unit "tests/unit/test_hardening.sh $(PKG_OUT) $(LIBBPF_A)"

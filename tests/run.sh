@@ -4,7 +4,7 @@
 # one closing line that adds everything up.
 #
 # usage: run.sh [--jobs N] [--out DIR] [--log PREFIX] [--timeout SEC] [--unit CMD]...
-#               [--job ID=CMD]... --kernels "ID:VMLINUZ:INITRD ..." -- GUEST_COMMAND...
+#               [--job ID=CMD]... [--kernels "ID:VMLINUZ:INITRD ..." -- GUEST_COMMAND...]
 #   --unit	a host test (a shell command line), repeatable: all of them
 #		one after another in one slot, queued last (after the
 #		kernels' suites and the jobs), so that they take a slot as it
@@ -15,6 +15,7 @@
 #   --out	guest /out files of kernel ID land in DIR/ID
 #   --log	the console of kernel ID is kept in PREFIX-ID.log
 #   --timeout	seconds each guest may take (run-vm.sh's --timeout)
+# Without --kernels it runs only the jobs and host tests (make debian-test).
 # ACCEL_CACHE and the rest of run-vm.sh's environment pass through.
 set -uo pipefail
 
@@ -33,8 +34,12 @@ while [ $# -gt 0 ]; do
 	*) echo "run: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
-if [ $# -eq 0 ] || [ -z "$kernels" ]; then
-	echo "run: no kernels or no guest command" >&2
+if [ -n "$kernels" ] && [ $# -eq 0 ]; then
+	echo "run: kernels but no guest command" >&2
+	exit 2
+fi
+if [ -z "$kernels" ] && [ ${#extra[@]} -eq 0 ] && [ ${#units[@]} -eq 0 ]; then
+	echo "run: nothing to run (no kernels, jobs or host tests)" >&2
 	exit 2
 fi
 

@@ -1,32 +1,48 @@
 #!/bin/bash
-# The root of a real Debian bookworm guest that boots with systemd from a
-# virtio disk (make debian-test): debootstrap from the host's own mirror,
-# then the pinned guest kernel installed with dpkg in a chroot, so that
-# Debian's initramfs-tools builds its initrd, and the pinned bpftool for
-# the test's checks.  Nothing is mounted on the host: dpkg runs in a mount
-# namespace of its own, with /proc and /dev bind-mounted from the host.
-# A console on ttyS0 logs root in without a password; there is no network.
+# The root of a real Debian guest of SUITE (bookworm, trixie) that boots with
+# systemd from a virtio disk (make debian-test): debootstrap from the host's
+# own mirror (the suite's own defaults: merged /usr on both), then the
+# system's kernel, its Debian package(s) KERNEL_DEB..., installed with dpkg
+# in a chroot, so that Debian's initramfs-tools builds its initrd, and the
+# pinned bpftool for the test's checks.  Nothing is mounted on the host:
+# dpkg runs in a mount namespace of its own, with /proc and /dev
+# bind-mounted from the host.  A console on ttyS0 logs root in without a
+# password; there is no network.  Its last line says how long it took.
 #
-# usage: mkdebian.sh ROOT KERNEL_DEB BPFTOOL
+# usage: mkdebian.sh ROOT SUITE BPFTOOL KERNEL_DEB...
 set -euo pipefail
 
 die() { echo "mkdebian: $*" >&2; exit 1; }
 
+[ $# -ge 4 ] || die "usage: mkdebian.sh ROOT SUITE BPFTOOL KERNEL_DEB..."
+root=$(realpath -m "$1") suite=$2 bpftool=$(realpath "$3")
+shift 3
+kdebs=()
+for d in "$@"; do kdebs+=("$(realpath "$d")"); done
+
 # systemd and what the test runs, and all that bpf-bic depends on, so that
 # apt installs the package with no network (bpftool needs libcap2 too).
+# libelf: trixie's library is libelf1t64 (the 64-bit time_t transition),
+# which Provides libelf1, the package's dependency; debootstrap does not
+# resolve a virtual package, so each suite names its real one.
+case $suite in
+bookworm) libelf=libelf1 ;;
+trixie) libelf=libelf1t64 ;;
+*) die "no package list for suite '$suite' (bookworm, trixie)" ;;
+esac
 pkgs=(systemd systemd-sysv apt udev kmod iproute2 iperf3 procps initramfs-tools
-      libelf1 zlib1g libcap2 jq)
+      "$libelf" zlib1g libcap2 jq)
 
-[ $# -eq 3 ] || die "usage: mkdebian.sh ROOT KERNEL_DEB BPFTOOL"
-root=$(realpath -m "$1") kdeb=$(realpath "$2") bpftool=$(realpath "$3")
 command -v debootstrap >/dev/null || die "debootstrap not installed"
 mirror=$("$(dirname "$0")/mirror.sh")
 log=$root.log tmp=$root.tmp
+t0=$(date +%s)
 
 rm -rf "$root" "$tmp"
 mkdir -p "$(dirname "$root")"
-debootstrap --variant=minbase --include="$(IFS=,; echo "${pkgs[*]}")" bookworm "$tmp" "$mirror" \
-	> "$log" 2>&1 || die "debootstrap of bookworm failed (see $log)"
+debootstrap --variant=minbase --include="$(IFS=,; echo "${pkgs[*]}")" "$suite" "$tmp" "$mirror" \
+	> "$log" 2>&1 || die "debootstrap of $suite failed (see $log)"
+t1=$(date +%s)
 
 echo debian-bic > "$tmp/etc/hostname"
 printf '127.0.0.1\tlocalhost\n127.0.1.1\tdebian-bic\n' > "$tmp/etc/hosts"
@@ -39,15 +55,23 @@ printf '[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin root --keep-b
 # The disk's driver is a module in the cloud kernel: into the initrd with it.
 printf 'virtio_pci\nvirtio_blk\n' >> "$tmp/etc/initramfs-tools/modules"
 
-cp "$kdeb" "$tmp/tmp/"
+# The kernel: the package whose name is linux-image-RELEASE, and what it
+# may be split into (7.x: linux-binary, -modules, -base), in one dpkg run.
+kver="" names=()
+for d in "${kdebs[@]}"; do
+	p=$(dpkg-deb -f "$d" Package)
+	case $p in linux-image-*) kver=${p#linux-image-} ;; esac
+	cp "$d" "$tmp/tmp/"
+	names+=("/tmp/${d##*/}")
+done
+[ -n "$kver" ] || die "no linux-image-* among ${kdebs[*]##*/}"
 # shellcheck disable=SC2016	# expanded by the inner sh
 unshare -m --propagation private sh -c '
-	mount --rbind /proc "$1/proc" && mount --rbind /dev "$1/dev" &&
-	chroot "$1" env DEBIAN_FRONTEND=noninteractive dpkg -i "/tmp/$2"' sh "$tmp" "${kdeb##*/}" \
-	>> "$log" 2>&1 || die "cannot install ${kdeb##*/} in the root (see $log)"
-rm -f "$tmp/tmp/${kdeb##*/}"
-kver=$(dpkg-deb -f "$kdeb" Package)
-kver=${kver#linux-image-}
+	root=$1; shift
+	mount --rbind /proc "$root/proc" && mount --rbind /dev "$root/dev" &&
+	chroot "$root" env DEBIAN_FRONTEND=noninteractive dpkg -i "$@"' sh "$tmp" "${names[@]}" \
+	>> "$log" 2>&1 || die "cannot install ${kdebs[*]##*/} in the root (see $log)"
+for n in "${names[@]}"; do rm -f "$tmp$n"; done
 for f in vmlinuz initrd.img; do
 	[ -r "$tmp/boot/$f-$kver" ] || die "no $f-$kver in $tmp/boot"
 done
@@ -58,3 +82,4 @@ install -m 0755 "$bpftool" "$tmp/usr/sbin/bpftool"
 chroot "$tmp" bpftool version >> "$log" 2>&1 || die "bpftool does not run in the root (see $log)"
 chroot "$tmp" apt-get clean
 mv "$tmp" "$root"
+echo "mkdebian: $suite with $kver in $(( $(date +%s) - t0 ))s (debootstrap $((t1 - t0))s)"

@@ -8,8 +8,9 @@
 KERNELS_ALL	:= 6.12 6.1 7.3
 KERNEL_PRIMARY	:= 6.12
 
-# Suites the private apt configuration reads.
-DEB_SUITES	:= bookworm bookworm-backports trixie-backports
+# Suites the private apt configuration reads (trixie: make debian-test's
+# trixie kernel).
+DEB_SUITES	:= bookworm bookworm-backports trixie trixie-backports
 
 # Per kernel: its release (uname -r), the Debian package version, the
 # packages holding the image, modules and config, and those holding the
@@ -40,6 +41,27 @@ KHDR_7.3	:= linux-headers-7.3.4+deb13-cloud-amd64 linux-headers-7.3.4+deb13-comm
 KSRC_6.12	:= linux-source-6.12
 KSRC_6.1	:= linux-source-6.1
 KSRC_7.3	:= linux-source-7.3
+
+# The Debian systems make debian-test boots from disk (mk/package.mk), each
+# a root of its suite made by debootstrap with its own kernel installed by
+# dpkg: bookworm with the primary kernel (bookworm-backports), bookworm with
+# its own 6.1, trixie with its own 6.12.  DEBIAN_SYSTEMS (Makefile) narrows
+# a run; make test runs DEBIAN_SYSTEM_TEST, .ci/run the others after it
+# (make debian-test-others).  Per system: the suite, the kernel's packages
+# and their version.
+DEBIAN_SYSTEMS_ALL := bookworm-6.12 bookworm-6.1 trixie-6.12
+DEBIAN_SYSTEM_TEST := bookworm-6.12
+DSUITE_bookworm-6.12 := bookworm
+DKIMG_bookworm-6.12 := $(KIMG_6.12)
+DKPKG_bookworm-6.12 := $(KPKG_6.12)
+DSUITE_bookworm-6.1 := bookworm
+DKIMG_bookworm-6.1 := $(KIMG_6.1)
+DKPKG_bookworm-6.1 := $(KPKG_6.1)
+# trixie's kernel as its release has it (trixie-security has newer ones:
+# make test-latest runs the newest).
+DSUITE_trixie-6.12 := trixie
+DKIMG_trixie-6.12 := linux-image-6.12.117+deb13-cloud-amd64
+DKPKG_trixie-6.12 := 6.12.117-1
 
 BPFTOOL_VER	:= 7.5.0+6.12.95-1~bpo12+1
 LIBBPF_VER	:= 1:1.4.6-1~bpo12+1
