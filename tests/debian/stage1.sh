@@ -41,6 +41,10 @@ left_behind() {
 fails=$(grep -c '^fail$' "$RESULTS")
 check_is "the unit keeps /run/bpf-bic when it stops" \
 	"$(systemctl show -P RuntimeDirectoryPreserve bpf-bic.service)" yes
+# Every stage runs under the unit's sandbox (its comment says what it keeps).
+check_is "the unit sees the host's files read-only" \
+	"$(systemctl show -P ProtectSystem bpf-bic.service)" strict
+info "systemd-analyze security: $(systemd-analyze security bpf-bic.service 2>&1 | tail -n 1)"
 fake=/run/bic-debtest-ccctl
 cat > "$fake" <<EOF
 #!/bin/sh
