@@ -241,23 +241,6 @@ bounds() {
 
 mkdir -p "$(dirname "$out")"
 section > "$out.section"
-# The section in place of the old one (up to the next "## "), or appended.
-{
-	if [ -s "$out" ]; then
-		awk -v title="$TITLE" -v sec="$out.section" '
-			$0 == title { skip = 1; done = 1
-				      while ((getline l < sec) > 0) print l
-				      next }
-			skip && /^## / { skip = 0; print "" }
-			!skip { print }
-			END { if (!done) { print ""; while ((getline l < sec) > 0) print l } }
-		' "$out"
-	else
-		echo "# Benchmarks"
-		echo
-		cat "$out.section"
-	fi
-} > "$out.tmp"
+"$(dirname "$0")/put-section.sh" "$out" "$TITLE" "$out.section"
 rm -f "$out.section"
-mv "$out.tmp" "$out"
 sed -n "/^$TITLE\$/,/^## /p" "$out"

@@ -150,21 +150,4 @@ EOF
 mkdir -p "$(dirname "$out")"
 section > "$tmp/section"
 cat "$tmp/section"
-# The section in place of the old one (up to the next "## "), or appended.
-{
-	if [ -s "$out" ]; then
-		awk -v title="$TITLE" -v sec="$tmp/section" '
-			$0 == title { skip = 1; done = 1
-				      while ((getline l < sec) > 0) print l
-				      next }
-			skip && /^## / { skip = 0; print "" }
-			!skip { print }
-			END { if (!done) { print ""; while ((getline l < sec) > 0) print l } }
-		' "$out"
-	else
-		echo "# Benchmarks"
-		echo
-		cat "$tmp/section"
-	fi
-} > "$tmp/out"
-mv "$tmp/out" "$out"
+"$(dirname "$0")/put-section.sh" "$out" "$TITLE" "$tmp/section"
