@@ -11,16 +11,6 @@ modules_up
 ca_register "$BIC_DIR/bpf/trace/bic.bpf.o" /sys/fs/bpf/t30/fixed
 ca_register "$BIC_DIR/bpf/trace/bic_2611.bpf.o" /sys/fs/bpf/t30/2611
 
-# undo_run CA TAG: a flow over a path that reorders 2% of the packets.
-undo_run() {
-	net_up 1mbit 50 100 reorder 2%
-	in_snd nstat -n
-	flow_run "$1" 10 "$2"
-	in_snd nstat -a > "/out/$2.nstat"
-	port=$(data_port "/out/$2.csv")
-	awk -F, -v p="$port" '$3 == p' "/out/$2.csv" > "/tmp/$2.flow"
-}
-
 # Print "cwnd_before undo_cwnd last_max_cwnd cwnd_after" for each undo,
 # cwnd_after being the kernel's snd_cwnd at the flow's next event (skipped if
 # that is an RTO reset).
@@ -30,7 +20,28 @@ undo_outcomes() {
 		 $6 == "undo" { pending = 1; before = $7; ret = $11; wmax = $9 }' "$1"
 }
 
-check "bpf_bic flow over a reordering path completes" undo_run bpf_bic t30-fixed
+# undo_run CA TAG: a flow over a path that reorders 2% of the packets, its
+# undos in /tmp/TAG.out; run again, three times at most, while it shows no
+# undo followed by a cwnd sample.  netem reorders at random: a flow whose
+# spurious retransmissions D-SACK never undid is rare, but it happened (a
+# 2.6.11 flow on 6.1), and would leave the checks below nothing to check.
+undo_run() {
+	local try
+	for try in 1 2 3; do
+		net_up 1mbit 50 100 reorder 2%
+		in_snd nstat -n
+		flow_run "$1" 10 "$2" || return 1
+		in_snd nstat -a > "/out/$2.nstat"
+		port=$(data_port "/out/$2.csv")
+		awk -F, -v p="$port" '$3 == p' "/out/$2.csv" > "/tmp/$2.flow"
+		undo_outcomes "/tmp/$2.flow" > "/tmp/$2.out"
+		[ -s "/tmp/$2.out" ] && return 0
+		info "$2: run $try had no undo followed by a cwnd sample"
+	done
+	return 1
+}
+
+check "bpf_bic flow over a reordering path completes, with an undo" undo_run bpf_bic t30-fixed
 undos=$(nstat_sum /out/t30-fixed.nstat TcpExtTCPFullUndo TcpExtTCPDSACKUndo TcpExtTCPLossUndo \
 	TcpExtTCPPartialUndo)
 check_cmp "the kernel undid reductions (nstat *Undo)" "$undos" -ge 1
@@ -42,7 +53,6 @@ check_cmp "bic_stats.undo counts the same undos as the trace" \
 bad=$(awk -F, '$6 == "undo" { want = $7 > $9 ? $7 : $9; if ($11 != want) n++ } END { print n + 0 }' \
 	/tmp/t30-fixed.flow)
 check_cmp "undo_cwnd returned max(cwnd, last_max_cwnd) every time" "$bad" -eq 0
-undo_outcomes /tmp/t30-fixed.flow > /tmp/t30-fixed.out
 info "fixed: cwnd_before undo_cwnd last_max_cwnd cwnd_after: $(tr '\n' ';' < /tmp/t30-fixed.out)"
 check_cmp "undos followed by a kernel cwnd sample" "$(wc -l < /tmp/t30-fixed.out)" -ge 1
 check_cmp "cwnd after every undo is at least last_max_cwnd" \
@@ -51,8 +61,7 @@ check_cmp "cwnd after every undo is at least last_max_cwnd" \
 check_cmp "no undo overshoots max(cwnd, Wmax): the binary search resumes at Wmax" \
 	"$(awk '$4 > ($1 > $3 ? $1 : $3) + 4' /tmp/t30-fixed.out | wc -l)" -eq 0
 
-check "bpf_bic_2611 flow over the same path completes" undo_run bpf_bic_2611 t30-2611
-undo_outcomes /tmp/t30-2611.flow > /tmp/t30-2611.out
+check "bpf_bic_2611 flow over the same path completes, with an undo" undo_run bpf_bic_2611 t30-2611
 info "2.6.11: cwnd_before undo_cwnd last_max_cwnd cwnd_after: $(tr '\n' ';' < /tmp/t30-2611.out)"
 bad=$(awk -F, '$6 == "undo" { want = $7 > 2 * $8 ? $7 : 2 * $8; if ($11 != want) n++ } END { print n + 0 }' \
 	/tmp/t30-2611.flow)
