@@ -161,4 +161,3 @@ fi
 check "unregister the first" ccctl unregister "$first"
 names=()
 check "nothing pinned" no_pins
-summary
