@@ -214,6 +214,39 @@ undo_rows() {
 		{ pss = $8 }' "$1"
 }
 
+# first_diff A B: the first line where A and B differ (0 if none).
+first_diff() {
+	local line
+	line=$(cmp "$1" "$2" 2>/dev/null | awk '{ print $NF }')
+	echo "${line:-0}"
+}
+
+# drill [-t] SCRIPT ALGO CSV KEEP [-6]: ackdrill runs SCRIPT on ALGO into
+# CSV (over IPv6 with -6), and one result says whether CSV is byte for byte
+# the model's rows for SCRIPT and ALGO, expect/NAME.ALGO.csv beside SCRIPT
+# (the guest tree's drill/expect, drill/wmax/expect).  A CSV that differs is
+# copied into KEEP.  -t: the result ends with the ackdrill run's ms.
+drill() {
+	local timed='' name over='' want start ms=''
+	[ "$1" = -t ] && { timed=yes; shift; }
+	name=$(basename "$1" .ad)
+	want=$(dirname "$1")/expect/$name.$2.csv
+	[ $# -gt 4 ] && over=" over IPv6"
+	start=${EPOCHREALTIME/./}
+	if ! ackdrill "${@:5}" -o "$3" "$1" "$2"; then
+		not_ok "$name on $2$over: ackdrill failed"
+		return
+	fi
+	[ -n "$timed" ] && ms=" ($(( (${EPOCHREALTIME/./} - start) / 1000 )) ms)"
+	if cmp -s "$3" "$want"; then
+		ok "$name on $2$over: $(( $(wc -l < "$3") - 1 )) rows, all as the model predicted$ms"
+	else
+		not_ok "$name on $2$over: differs from the model at line $(first_diff "$3" "$want")$ms"
+		diff "$want" "$3" | head -6 | sed 's/^/# /'
+		mkdir -p "$4" && cp "$3" "$4/"
+	fi
+}
+
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
 # sleep_until T0 OFFSET: sleep until OFFSET seconds after uptime T0.
