@@ -103,6 +103,17 @@ net_up() (
 	in_rcv tc qdisc add dev veth-r root netem delay "${delay}ms"
 )
 
+# queue_drops: packets the bottleneck queue (net_up's netem child 10:)
+# dropped, from tc -s.
+queue_drops() {
+	in_snd tc -s qdisc show dev veth-s | awk '
+		$1 == "qdisc" { mine = ($3 == "10:") }
+		mine && $1 == "Sent" {
+			for (i = 1; i < NF; i++)
+				if ($i == "(dropped") { sub(",", "", $(i + 1)); print $(i + 1) }
+		}'
+}
+
 net_down() {
 	ip netns del "$SND" 2>/dev/null || true
 	ip netns del "$RCV" 2>/dev/null || true

@@ -31,16 +31,6 @@ modules_up
 check "bic_ref loaded" bic_ref_up
 check "bpf_bic registered" ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/seed
 
-# netem_drops: packets the bottleneck queue (netem 10:) dropped.
-netem_drops() {
-	in_snd tc -s qdisc show dev veth-s | awk '
-		$1 == "qdisc" { mine = ($3 == "10:") }
-		mine && $1 == "Sent" {
-			for (i = 1; i < NF; i++)
-				if ($i == "(dropped") { sub(",", "", $(i + 1)); print $(i + 1) }
-		}'
-}
-
 # events CSV: the congestion events of the trace's data connection as
 # "SECS:CWND->SSTHRESH" (SECS since its first ACK), from probe_losses.
 events() {
@@ -81,12 +71,12 @@ flow() {
 		"/out/$tag.srv.json" 2>/dev/null)"
 	res "$n" "$ca" util "$(awk -v b="$bps" -v r="$rate" 'BEGIN { printf "%.3f", b / r }')"
 	res "$n" "$ca" t90 "$t90"
-	res "$n" "$ca" netem_drops "$(netem_drops)"
+	res "$n" "$ca" netem_drops "$(queue_drops)"
 	for c in $COUNTERS; do
 		res "$n" "$ca" "$c" "$(nstat_sum "/out/$tag.nstat" "$c")"
 	done
 	[ "${SEED_PROBE:-off}" = on ] && res "$n" "$ca" events "$(events "/out/$tag.probe.csv")"
-	info "flow $n $ca ($cell): $bps bit/s, 90% after ${t90}s, $(netem_drops) dropped," \
+	info "flow $n $ca ($cell): $bps bit/s, 90% after ${t90}s, $(queue_drops) dropped," \
 		"$(nstat_sum "/out/$tag.nstat" TcpRetransSegs) retransmitted," \
 		"$(nstat_sum "/out/$tag.nstat" TcpExtTCPTimeouts) RTOs"
 	[ "$bps" -gt 0 ]

@@ -126,13 +126,6 @@ client() {
 	in_snd timeout $(($3 + 30)) iperf3 -c "$RCV_ADDR" -p "$1" -C "$2" -t "$3" -J
 }
 
-# What the bottleneck (netem child 10:) dropped, from tc -s.
-queue_drops() {
-	in_snd tc -s qdisc show dev veth-s | awk '
-		$1 == "qdisc" { mine = ($3 == "10:") }
-		mine && $1 == "Sent" { for (i = 1; i < NF; i++) if ($i == "(dropped") { sub(",", "", $(i + 1)); print $(i + 1) } }'
-}
-
 # nstat counters of the sender's namespace since the last nstat -n, as
 # "name value" lines in /tmp/nstat.
 # Undos: each of the kernel's undo paths counts in exactly one of these.
