@@ -57,6 +57,8 @@
 
 #include "drill.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #define TUN_NAME	"drill0"
 #define LOCAL_ADDR	"192.0.2.1"	/* RFC 5737 documentation range */
 #define PEER_ADDR	"192.0.2.2"
@@ -110,8 +112,12 @@ static void write_file(const char *path, const char *val)
 	close(fd);
 }
 
+struct sysctl_val {
+	const char *path, *val;
+};
+
 /* Both families' TCP reads these (the ipv4 names are TCP's, whatever the family). */
-static const struct { const char *path, *val; } ns_sysctls[] = {
+static const struct sysctl_val ns_sysctls[] = {
 	{ "/proc/sys/net/ipv4/tcp_early_retrans", "0" },	/* no TLP */
 	{ "/proc/sys/net/ipv4/tcp_slow_start_after_idle", "0" },
 	{ "/proc/sys/net/ipv4/tcp_reordering", "1" },
@@ -127,7 +133,7 @@ static const struct { const char *path, *val; } ns_sysctls[] = {
  * report for it, no DAD, no router advertisement taken.  Over IPv4 the
  * tun has no IPv6 at all.
  */
-static const struct { const char *path, *val; } ns_sysctls6[] = {
+static const struct sysctl_val ns_sysctls6[] = {
 	{ "/proc/sys/net/ipv6/conf/default/disable_ipv6", "0" },
 	{ "/proc/sys/net/ipv6/conf/default/addr_gen_mode", "1" },
 	{ "/proc/sys/net/ipv6/conf/default/accept_dad", "0" },
@@ -135,6 +141,14 @@ static const struct { const char *path, *val; } ns_sysctls6[] = {
 	{ "/proc/sys/net/ipv6/conf/default/accept_ra", "0" },
 	{ "/proc/sys/net/ipv6/conf/default/router_solicitations", "0" },
 };
+
+static void write_all(const struct sysctl_val *table, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		write_file(table[i].path, table[i].val);
+}
 
 static void if_up(int fd, const char *name, const char *addr)
 {
@@ -238,17 +252,14 @@ static void set_family(struct ksender *k, bool ipv6)
 static void setup_netns(struct ksender *k)
 {
 	struct ifreq ifr;
-	unsigned i;
 	int fd;
 
 	if (unshare(CLONE_NEWNET))
 		die("unshare(CLONE_NEWNET)");
-	for (i = 0; i < sizeof(ns_sysctls) / sizeof(ns_sysctls[0]); i++)
-		write_file(ns_sysctls[i].path, ns_sysctls[i].val);
+	write_all(ns_sysctls, ARRAY_SIZE(ns_sysctls));
 	write_file("/proc/sys/net/ipv4/tcp_ecn", k->sc->ecn ? "1" : "0");
 	if (k->family == AF_INET6)
-		for (i = 0; i < sizeof(ns_sysctls6) / sizeof(ns_sysctls6[0]); i++)
-			write_file(ns_sysctls6[i].path, ns_sysctls6[i].val);
+		write_all(ns_sysctls6, ARRAY_SIZE(ns_sysctls6));
 	else
 		write_file("/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
 
