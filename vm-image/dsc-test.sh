@@ -120,22 +120,25 @@ new=$out/${new##*/}
 
 # 4. the comparison
 fail=0
+# compare FN DIFF WHAT OK: FN of make deb's .deb against FN of the new one,
+# their diff in OUT/DIFF.diff; "ok - OK" if they are the same, else "not
+# ok - the WHAT differ:" and the diff, and the run fails.
+compare() {
+	if diff <("$1" "$deb") <("$1" "$new") > "$out/$2.diff"; then
+		say "ok - $4"
+	else
+		fail=1
+		say "not ok - the $3 differ:"
+		tee -a "$report" < "$out/$2.diff"
+	fi
+}
 listing() { dpkg-deb -c "$1" | awk '{ $3 = ""; $4 = ""; $5 = ""; print }'; }
-if diff <(listing "$deb") <(listing "$new") > "$out/files.diff"; then
-	say "ok - the same $(listing "$new" | wc -l) files, modes and owners as ${deb##*/} of make deb"
-else
-	fail=1
-	say "not ok - the file lists differ:"
-	tee -a "$report" < "$out/files.diff"
-fi
+compare listing files "file lists" \
+	"the same $(listing "$new" | wc -l) files, modes and owners as ${deb##*/} of make deb"
+# shellcheck disable=SC2317	# called by compare
 fields() { dpkg-deb -f "$1" | grep -v '^Installed-Size:'; }
-if diff <(fields "$deb") <(fields "$new") > "$out/control.diff"; then
-	say "ok - the same control fields (Static-Built-Using: $(dpkg-deb -f "$new" Static-Built-Using))"
-else
-	fail=1
-	say "not ok - the control fields differ:"
-	tee -a "$report" < "$out/control.diff"
-fi
+compare fields control "control fields" \
+	"the same control fields (Static-Built-Using: $(dpkg-deb -f "$new" Static-Built-Using))"
 
 rm -rf "$out/x"
 mkdir -p "$out/x/deb" "$out/x/dsc"
