@@ -81,7 +81,7 @@ static void append(char *buf, size_t size, size_t *pos, const char *fmt, ...)
 static void describe(const struct rtmsg *rtm, struct rtattr *tb[], char *buf, size_t size)
 {
 	unsigned int full = rtm->rtm_family == AF_INET6 ? 128 : 32;
-	char addr[INET6_ADDRSTRLEN], dev[IF_NAMESIZE];
+	char addr[INET6_ADDRSTRLEN];
 	unsigned int table = rtm->rtm_table;
 	size_t pos = 0;
 
@@ -98,6 +98,8 @@ static void describe(const struct rtmsg *rtm, struct rtattr *tb[], char *buf, si
 		append(buf, size, &pos, " via %s", addr);
 	/* The caller is in the route's namespace, where the index means this device. */
 	if (tb[RTA_OIF]) {
+		char dev[IF_NAMESIZE];
+
 		if (if_indextoname(*(__u32 *)RTA_DATA(tb[RTA_OIF]), dev))
 			append(buf, size, &pos, " dev %s", dev);
 		else

@@ -32,7 +32,7 @@
  */
 static bool ca_listed_cut(const char *file, const char *name, bool *cut)
 {
-	char line[TCP_CA_BUF_MAX * 2], *tok, *save;
+	char line[TCP_CA_BUF_MAX * 2];
 	bool found = false;
 	FILE *f;
 
@@ -41,6 +41,8 @@ static bool ca_listed_cut(const char *file, const char *name, bool *cut)
 	if (!f)
 		return false;
 	if (fgets(line, sizeof(line), f)) {
+		char *tok, *save;
+
 		line[strcspn(line, "\n")] = '\0';
 		*cut = strlen(line) + 1 + CA_NAME_MAX - 1 >= TCP_CA_BUF_MAX;
 		for (tok = strtok_r(line, " ", &save); tok && !found;
