@@ -18,7 +18,7 @@
 #   make soak	t_57_soak for SOAK_SECS (600) on the first of KERNELS
 #   make kmod	the reference tcp_bic_ref.ko for each kernel
 #   make kpatch	patches/ applied and checked (checkpatch.pl) on each kernel
-#   make kpatch-kernel-test	a whole 6.12 built with patches/ (~40 min), tested
+#   make kpatch-kernel-test	a whole 6.12 built with patches/, tested
 #   make install	ccctl, bictrace, the objects, bpf-bic.service (PREFIX, DESTDIR)
 #   make deb	the Debian package, build/deb/bpf-bic_VERSION_amd64.deb
 #   make dsc	the source package, build/dsc/bpf-bic_VERSION.dsc

@@ -150,9 +150,9 @@ endef
 # KPATCH_KERNEL_SET, built on the host (Debian built 6.1 and 6.12 with the
 # host's gcc 12; 7.3 wants gcc 14).  The seed set: 0002, the fix it is
 # built for, is in both sets and tcp_bic is a module the kernel does not
-# build (its guest loads both of make kpatch's).  It takes about 40
-# minutes on 2 cores, so it is not part of make test: make
-# kpatch-kernel-test boots it with K's unchanged initramfs.
+# build (its guest loads both of make kpatch's).  It takes too long to be
+# part of make test (docs/testing.md): make kpatch-kernel-test boots it
+# with K's unchanged initramfs.
 KPATCH_KERNEL_SET := seed
 define kpatch_kernel_rules
 $(call kdir,$(1))/kpatch-kernel/bzImage: $(call kdir,$(1))/.fetched-source $(call vmlinuz,$(1)) \

@@ -149,15 +149,14 @@ debian-test-others:
 
 # make test runs DEBIAN_SYSTEM_TEST (bookworm with the primary kernel) as
 # one more job of the suite: queued after the kernels, it takes the slot
-# the primary's suite leaves ~5 minutes before the other slot ends, and fits
-# there.
+# the primary's suite leaves before the other slot ends, and fits there
+# (docs/testing.md).
 ifneq ($(filter $(KPRIMARY),$(KERNELS)),)
 DEBIAN_JOB	= $(call debian_job,$(DEBIAN_SYSTEM_TEST))
 TEST_DEB	= $(DEBIAN_TEST_DEB)
 # The package's binaries, built on the way to it: their hardening.
 HARDENING_UNIT	= --unit "tests/unit/test_hardening.sh $(PKG_OUT) $(LIBBPF_A)"
-# The package itself: what bookworm's lintian (the host's) says of it,
-# ~30 s on one core.
+# The package itself: what bookworm's lintian (the host's) says of it.
 LINTIAN_UNIT	= --unit "tests/unit/test_lintian.sh $(TEST_DEB)"
 endif
 
@@ -166,7 +165,7 @@ endif
 # test's, from a trixie root of its own, build/roots/lintian-trixie
 # (mkroot.sh, cached): not the kbuild root build/roots/trixie, whose
 # package list is the kernel's toolchain and nothing else.  Not in make
-# test: its debootstrap takes ~10 minutes on a fresh machine.  The root is
+# test: its debootstrap is slow on a fresh machine.  The root is
 # remade when the suite or the package list changes (a stamp of the two),
 # not on every change of versions.mk, which refetches and rebuilds
 # everything else.  perl-openssl-defaults is named too: it provides the

@@ -16,8 +16,8 @@
 #     ss sees it (the TCP iterator walks the one table both families share);
 #   - ccctl assign to a cgroup puts M IPv6 connects from the cgroup on
 #     bpf_bic while the receiver outside it accepts them on the default.
-# The flow is 1 s and the rest moves no data; jq is not used (over a
-# second a call under TCG).
+# The flow is 1 s and the rest moves no data; jq is not used (dear under
+# TCG).
 #
 # ACK by ACK over IPv6, against the model's rows: t_70 (ackdrill -6).
 set -uo pipefail

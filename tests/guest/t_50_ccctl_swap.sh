@@ -21,7 +21,7 @@ SWAP_ROUNDS=100
 [ -r "$BIC_DIR/suite.conf" ] && . "$BIC_DIR/suite.conf"
 ROUNDS=$SWAP_ROUNDS
 FLOW_SECS=90		# longest pair of flows; the rounds go on under new ones after
-MARGIN=6		# a round takes 1-3s under TCG: start none closer to the end
+MARGIN=6		# s, more than a round takes under TCG: start none closer to the end
 pins=/sys/fs/bpf/ccctl
 resets=(TcpEstabResets TcpExtTCPAbortOnData TcpExtTCPAbortOnTimeout)
 

@@ -34,7 +34,7 @@ NAME_BYTES=all
 
 # RULE: the rule a name with byte B in it breaks, as ccctl words it; empty
 # if none.  (No subshells or greps per command here: under TCG each process
-# costs tens of milliseconds, and the sweep runs hundreds of commands.)
+# is dear, and the sweep runs hundreds of commands.)
 name_rule() {
 	local b=$1
 	rule=""

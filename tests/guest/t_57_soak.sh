@@ -66,10 +66,10 @@ SOAK_SECS=60
 SLOTS=8			# flows at a time
 PORT0=6000		# slot N listens on PORT0 + 2N and PORT0 + 2N + 1
 # The soak's path: 1 Mbit/s, as t_50's, leaves the guest's one emulated CPU
-# time for the churn (at 4 Mbit/s the flows took all of it and a ccctl swap
-# 6 s).  A flow of SOAK_BYTES takes about 20 s: each new connection costs
-# the guest ~0.5 s of CPU in processes (nc, ip netns exec, ss), too much
-# at one every few seconds per slot.
+# time for the churn (at 4 Mbit/s the flows took all of it and ccctl swaps
+# crawled).  A flow of SOAK_BYTES lasts long enough that no slot opens a
+# new connection every few seconds: each costs the guest CPU in processes
+# (nc, ip netns exec, ss).  The figures: docs/testing.md.
 RATE=1mbit DELAY=10 QUEUE=30
 SOAK_BYTES=200000
 # A flow's pace under the churn before its slot has measured one: 8.7 and
@@ -104,7 +104,7 @@ done
 # One "name value" line per counted thing.
 counts() {
 	local s
-	# (grep, not jq: each jq costs seconds in a loaded TCG guest)
+	# (grep, not jq: jq is dear in a loaded TCG guest)
 	echo "progs $(bpftool prog show | grep -c '^[0-9]')"
 	echo "maps $(bpftool map show | grep -c '^[0-9]')"
 	echo "links $(bpftool link show | grep -c '^[0-9]')"
@@ -166,7 +166,7 @@ route_up() {
 # The sender's neighbour entry for the receiver, made permanent: a carrier
 # loss flushes the others, and one resolved again while the link is still
 # down fails a connect under way with EHOSTUNREACH (seen when a stalled
-# guest stretched a 0.3 s flap to 14 s).  A flap should cost packets only.
+# guest stretched a flap many times over).  A flap should cost packets only.
 static_neigh() {
 	in_snd ip neigh replace "$RCV_ADDR" dev veth-s nud permanent \
 		lladdr "$(in_rcv cat /sys/class/net/veth-r/address)"
@@ -473,9 +473,8 @@ for kind in "${kinds[@]}"; do
 done
 info "migrations moved $moved sockets in all"
 info "slowest churn action: $((slowest / 1000)) ms ($slowest_what)"
-# One a second when the guest keeps up (59 in 62 s on 6.12, the host
-# otherwise idle); with two more TCG guests on the host's two cores a ccctl
-# register took 8 s and 50 ran in 64 s.  Half the clock's pace is the floor.
+# One a second when the guest keeps up, fewer when other TCG guests share
+# the host's cores (docs/testing.md).  Half the clock's pace is the floor.
 check_cmp "churn: an action at least every other second" "$((2 * i))" -ge "$soak_took"
 fails=0
 for kind in "${kinds[@]}"; do

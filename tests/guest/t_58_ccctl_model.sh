@@ -54,8 +54,8 @@
 # each kind of operation both ways (registered and refused, assigned and
 # refused, unassigned and refused, ...) and opened connections from an
 # assigned cgroup, and goes on past its time until it has, up to three
-# times as long and at least 60 s: a 10 s run needs 15-27 s for its 18
-# kinds (measured on 6.1 and 7.3), more on a loaded host.
+# times as long and at least 60 s: a short run needs longer than its
+# MODEL_SECS for its 18 kinds (docs/testing.md), more on a loaded host.
 #
 # MODEL_SECS (suite.conf, from MODEL_SECS_K in vm-image/versions.mk) or
 # MODEL_OPS bounds the run; MODEL_SEED picks the sequence (default: a
@@ -147,7 +147,7 @@ unhold() {
 # observe: the state as one line (model.sh's model_line says which), from
 # ccobserve: the sysctls, ccctl list --json, the pins, the cgroup links,
 # sock_diag in SND and here, the struct_ops maps.  Two processes, where
-# ss, bpftool and jq took seven and ~250 ms each for jq.
+# ss, bpftool and jq took seven, jq the dearest of them.
 # A namespace held one way only (model.sh's ns_hold); the handle is
 # HOW:WHAT, WHAT the entry, the mount or the process.
 NSDIR=/run/t58ns

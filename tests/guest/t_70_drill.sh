@@ -54,10 +54,10 @@ check "bpftool registers bpf_bic_restore" \
 	ca_register "$BIC_DIR/bpf/bic_restore.bpf.o" /sys/fs/bpf/t70_restore
 
 # Over IPv6: every algorithm on the primary kernel, bpf_bic alone on the
-# others.  Every algorithm costs 47-50 s more of guest time per kernel
-# (bpf_bic alone 8 s; the IPv4 drills take about 80 s), too much for the
-# slot of make test that 6.1 and 7.3 share.  DRILL_V6 (from the
-# environment: all, or algorithms) says otherwise.
+# others.  Every algorithm would add more guest time to each kernel than
+# the slot of make test that 6.1 and 7.3 share has room for (the figures:
+# docs/testing.md).  DRILL_V6 (from the environment: all, or algorithms)
+# says otherwise.
 # written per kernel by the build
 # shellcheck source=/dev/null
 [ -r "$BIC_DIR/suite.conf" ] && . "$BIC_DIR/suite.conf"

@@ -15,10 +15,10 @@
 # no route naming the algorithm, no namespace, no veth, no pin.  No flow
 # runs (t_40 shows a route's congctl choosing the algorithm), and a
 # refusal's "nothing changed" is read from ccctl's pins and the kernel's
-# list rather than by lib.sh's refused(), whose two bpftool listings cost
-# over a second each under TCG.  No swap either (3 s under TCG): a swap
-# keeps the name, which is all a route holds (reg.c).  5 to 13 s under
-# TCG, 2 to 5 s of it ccctl register (libbpf reading the kernel's BTF).
+# list rather than by lib.sh's refused(), whose two bpftool listings are
+# slow under TCG.  No swap either (slow too): a swap keeps the name, which
+# is all a route holds (reg.c).  Much of the test's time is ccctl
+# register (libbpf reading the kernel's BTF; the figures: docs/testing.md).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -51,7 +51,7 @@ trap cleanup EXIT
 check "dmesg is clean before the list is cut" dmesg_clean
 # Fill the list with a module's algorithms (tests/kmod/tcp_ca_many.c) to
 # two names of 15 bytes short of its 2,047 bytes, cheaply: a registration
-# through ccctl takes about 2 s of a TCG guest.  Then ccctl registers
+# through ccctl is slow in a TCG guest.  Then ccctl registers
 # names until two of them are past what the list shows.
 room=$(( (2047 - $(tr -d '\n' < "$AVAIL" | wc -c)) / 16 ))
 check "fill the list with $((room - 2)) algorithms of a module" \

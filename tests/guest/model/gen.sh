@@ -161,9 +161,9 @@ note_kind() {
 
 # gen_missing: an operation that, by the model, does a kind of MUST the run
 # has not done yet (or prepares it), into OP.  Every third operation is one
-# while any is missing, every other one from the 16th (about 10 s in a
-# guest), so that a short run still goes everywhere (18 kinds with assign:
-# every fourth left a 10 s run needing most of its 30 s).
+# while any is missing, every other one from the 16th, so that a short run
+# still goes everywhere (18 kinds with assign: every fourth left a short
+# run needing most of the time it may take; docs/testing.md).
 gen_missing() {
 	local k n c free="" nondef="" swappable="" some="" assigned="" governed="" to_assign to_free
 	for n in "${NAMES[@]}"; do

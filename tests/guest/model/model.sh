@@ -9,7 +9,7 @@
 # host, by tests/unit/test_model.sh against a stub system
 # (tests/unit/model-stub.sh).  They run no process of their own: each
 # check after an operation forks only where the system is read (a fork and
-# exec costs ~10 ms in a TCG guest).
+# exec is dear in a TCG guest).
 #
 # What this file needs from its caller (the "system"):
 #   cc ARGS... / cc_ns ARGS...	run ccctl in the initial namespace / in
