@@ -80,6 +80,8 @@ in_rcv() { ip netns exec "$RCV" "$@"; }
 # refuses goes back to TCP as local congestion (CWR: no loss, no
 # retransmission), while one the child drops, after the root took it, is lost
 # in the network as at a real router.
+# Both delay lines take any number of packets: netem's default limit of
+# 1,000 would drop ACKs, or data, on a path holding more than that.
 net_up() (
 	set -e
 	local rate=$1 delay=$2 limit=$3
@@ -100,7 +102,7 @@ net_up() (
 	done
 	in_snd tc qdisc add dev veth-s root handle 1: netem delay "${delay}ms" limit 100000 "$@"
 	in_snd tc qdisc add dev veth-s parent 1:1 handle 10: netem rate "$rate" limit "$limit"
-	in_rcv tc qdisc add dev veth-r root netem delay "${delay}ms"
+	in_rcv tc qdisc add dev veth-r root netem delay "${delay}ms" limit 100000
 )
 
 # queue_drops: packets the bottleneck queue (net_up's netem child 10:)
