@@ -11,7 +11,8 @@
 #   make unit-test	the host unit tests alone
 #   make plots	cwnd-over-time PNGs in build/plots
 #   make model	thousands of random ccctl operations against a model (t_58)
-#   make bench	scenario matrix, BPF vs native cost and make scale, into docs/bench.md
+#   make bench	design point, scenario matrix, BPF vs native cost and make scale, into docs/bench.md
+#   make design	BIC's design point alone (windows of 1,000 and 5,000 packets), into docs/bench.md
 #   make scale	time and memory of ccctl migrate, swap, list at 0-5000 connections
 #   make wmax	BIC and Reno after one loss at Wmax 2,000 to 1,000,000 (model), into docs/bench.md
 #   make study	the undo rules under reordering and stalls, into docs/study.md

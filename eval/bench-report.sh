@@ -13,7 +13,7 @@ die() { echo "bench-report: $*" >&2; exit 1; }
 
 { [ $# -ge 2 ] && [ $# -le 3 ]; } || die "usage: bench-report.sh DATA_DIR OUT.md [ICOUNT]"
 data=$1 out=$2 icount=${3:-}
-tsvs=$(find "$data" -name 'bench-*.tsv' | sort)
+tsvs=$(find "$data" \( -name bench-matrix.tsv -o -name bench-cost.tsv \) | sort)
 [ -n "$tsvs" ] || die "no bench-*.tsv below $data: did the guest run tests/bench.sh?"
 mkdir -p "$(dirname "$out")"
 MATRIX_TITLE="## Scenario matrix"

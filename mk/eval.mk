@@ -4,7 +4,7 @@
 # operations against a model), plots, bench, scale and study, whose reports
 # the host writes into docs/ and build/.
 
-.PHONY: model plots bench scale wmax study
+.PHONY: model plots bench scale wmax design study
 
 # Thousands of random ccctl operations against the model (t_58), on each
 # kernel of KERNELS; MODEL_SEED replays a sequence, MODEL_REPLAY a shrunk one.
@@ -56,21 +56,45 @@ wmax: $(BUILD)/drill/model eval/wmax-report.sh
 	$(call msg,REPORT,docs/bench.md (wmax))
 	$(Q)./eval/wmax-report.sh $(BUILD)/drill/model docs/bench.md
 
-# The matrix's runs in two boots and the per-ACK cost in a third, side by
-# side: all under -icount, so sharing the host's two cores moves nothing.
+# BIC's design point (bench.sh --design): windows of 1,000 and 5,000
+# packets, each of BENCH_DESIGN_RUNS' run lists in a boot of its own, side
+# by side; eval/design-report.sh writes its section of docs/bench.md.
+# DESIGN_ENV passes settings to the guest (e.g. DP_SECS=60), DESIGN_ALGS
+# narrows the algorithms.  Three runs, not the matrix's five: a run costs
+# the frames it sends, and five do not fit make bench's time
+# (docs/evaluation.md).
+BENCH_DESIGN_RUNS := 1 2 3
+design_boots = for r in $(BENCH_DESIGN_RUNS); do \
+		$(call bench_boot,d$$r,env BENCH_RUNS=$$r $(DESIGN_ENV),--design $(DESIGN_ALGS)) & \
+		pids="$$pids $$!"; done
+define design_report
+	$(call msg,REPORT,docs/bench.md (design point))
+	$(Q)./eval/design-report.sh $(BUILD)/bench-data docs/bench.md $(BENCH_ICOUNT)
+endef
+
+design: $(call initrd,$(KGUEST)) eval/design-report.sh
+	$(call msg,VM,design point on $(KGUEST): runs $(BENCH_DESIGN_RUNS))
+	$(Q)rm -rf $(BUILD)/bench-data/d*
+	$(Q)pids=; $(design_boots); rc=0; for p in $$pids; do wait $$p || rc=1; done; exit $$rc
+	$(design_report)
+
+# The design point's runs in three boots, the matrix's in two more and the
+# per-ACK cost in a sixth, side by side (the longest first): all under
+# -icount, so sharing the host's two cores moves nothing.
 BENCH_MATRIX_RUNS := 1,3,5 2,4
 bench_boot = QEMU_ICOUNT=$(BENCH_ICOUNT) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/bench-$(1).log \
-	--out $(BUILD)/bench-data/$(1) --timeout 2400 -- $(2) tests/bench.sh $(3)
+	--out $(BUILD)/bench-data/$(1) --timeout 7200 -- $(2) tests/bench.sh $(3)
 
-bench: $(call initrd,$(KGUEST)) eval/bench-report.sh eval/scale-report.sh wmax
-	$(call msg,VM,bench on $(KGUEST): matrix runs $(BENCH_MATRIX_RUNS) and the cost, 3 boots)
+bench: $(call initrd,$(KGUEST)) eval/bench-report.sh eval/scale-report.sh eval/design-report.sh wmax
+	$(call msg,VM,bench on $(KGUEST): design point runs $(BENCH_DESIGN_RUNS); matrix runs $(BENCH_MATRIX_RUNS); the cost)
 	$(Q)rm -rf $(BUILD)/bench-data
-	$(Q)pids=; for r in $(BENCH_MATRIX_RUNS); do \
+	$(Q)pids=; $(design_boots); for r in $(BENCH_MATRIX_RUNS); do \
 		$(call bench_boot,m$$r,env BENCH_RUNS=$$r) & pids="$$pids $$!"; done; \
 		$(call bench_boot,cost,,--cost) & pids="$$pids $$!"; \
 		rc=0; for p in $$pids; do wait $$p || rc=1; done; exit $$rc
 	$(call msg,REPORT,docs/bench.md)
 	$(Q)./eval/bench-report.sh $(BUILD)/bench-data docs/bench.md $(BENCH_ICOUNT)
+	$(design_report)
 	$(scale_run)
 
 # The undo question with data: bpf_bic_2611, bpf_bic, the kernel's bic,

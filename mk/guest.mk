@@ -100,7 +100,7 @@ test: test-build
 	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) $(foreach u,$(UNIT_TESTS),--unit $(u)) \
 		--unit "tests/unit/test_drill_model.sh $(BUILD)/drill/model drill/scripts" \
 		--unit "tests/unit/test_drill_wmax.sh $(BUILD)/drill/model drill/wmax" \
-		--unit tests/unit/test_study_report.sh \
+		--unit tests/unit/test_study_report.sh --unit tests/unit/test_design_report.sh \
 		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" $(HARDENING_UNIT) $(LINTIAN_UNIT) $(DEBIAN_JOB) \
 		-- $(GUEST_CMD)
 

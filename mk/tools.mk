@@ -168,3 +168,4 @@ $(BUILD)/tests/test_json: $(BUILD)/tests/test_json.o $(BUILD)/tests/json.o $(BUI
 unit-test: $(UNIT_TESTS) | $(BUILD)/drill/model
 	$(Q)for t in $^; do $$t || exit 1; done
 	$(Q)tests/unit/test_drill_wmax.sh $(BUILD)/drill/model drill/wmax
+	$(Q)tests/unit/test_design_report.sh

@@ -17,7 +17,7 @@ shift 4
 here=$(dirname "$(realpath "$0")")
 
 tools=(bash ip tc ss nstat iperf3 jq ethtool kmod stty setpriv flock mawk)
-modules=(veth sch_netem sch_prio sch_plug cls_u32 tcp_bic tcp_diag inet_diag tun)
+modules=(veth sch_netem sch_prio sch_plug cls_u32 tcp_bic tcp_bbr tcp_diag inet_diag tun)
 
 root="${out%.cpio.gz}.root"
 rm -rf "$root"

@@ -11,17 +11,30 @@
 #				for each run number in BENCH_RUNS (e.g.
 #				1,3,5; default 1)
 #        bench.sh --cost		the per-ACK cost only
+#        bench.sh --design [ALGORITHM...]
+#				BIC's design point, windows of 1,000 and
+#				5,000 packets (default: bpf_bic bic cubic
+#				bbr reno), runs as BENCH_RUNS
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_trace.sh"
 
 ALGS=(bpf_bic bic_ref cubic reno)
 mode=matrix
-if [ "${1:-}" = --cost ]; then
+case ${1:-} in
+--cost)
 	mode=cost
-elif [ $# -gt 0 ]; then
+	;;
+--design)
+	mode=design
+	shift
+	ALGS=(bpf_bic bic cubic bbr reno)
+	[ $# -eq 0 ] || ALGS=("$@")
+	;;
+?*)
 	ALGS=("$@")
-fi
+	;;
+esac
 BENCH_RUNS=${BENCH_RUNS:-1}
 BENCH_RUNS=${BENCH_RUNS//,/ }	# "1,3,5" passes through a kernel command line
 COST_ALGS=(bic_ref bpf_bic bpf_bic_tr bpf_bic_1e bic cubic reno bpf_reno bpf_reno_acked)
@@ -116,15 +129,17 @@ shared() {
 	! grep -qx 0 "/tmp/$test.$ca.bps"
 }
 
-# RTT fairness: one bottleneck, ACKs from RCV_ADDR2 take 80 ms longer.
+# net_rtt RATE DELAY QUEUE ACK_DELAY ACK_DELAY2: RTT fairness, one
+# bottleneck (net_up's RATE, DELAY and QUEUE), the ACKs of flows to
+# RCV_ADDR delayed ACK_DELAY ms, those from RCV_ADDR2 ACK_DELAY2 ms.
 net_rtt() {
 	modprobe sch_prio && modprobe cls_u32 || return 1
-	net_up 10mbit 5 150 || return 1
+	net_up "$1" "$2" "$3" || return 1
 	in_rcv ip addr add "$RCV_ADDR2/24" dev veth-r
 	in_rcv tc qdisc replace dev veth-r root handle 1: prio bands 2 \
 		priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
-	in_rcv tc qdisc add dev veth-r parent 1:1 netem delay 15ms
-	in_rcv tc qdisc add dev veth-r parent 1:2 netem delay 95ms
+	in_rcv tc qdisc add dev veth-r parent 1:1 netem delay "$4ms" limit 100000
+	in_rcv tc qdisc add dev veth-r parent 1:2 netem delay "$5ms" limit 100000
 	in_rcv tc filter add dev veth-r parent 1: protocol ip prio 1 u32 \
 		match ip src "$RCV_ADDR2/32" flowid 1:2
 }
@@ -152,13 +167,186 @@ matrix() {
 				"$RCV_ADDR" "$RCV_ADDR" "$RCV_ADDR" "$RCV_ADDR"
 		done
 		for ca in "${ALGS[@]}"; do
-			check "RTT 20 vs 100 ms network, run $r: $ca" net_rtt
+			check "RTT 20 vs 100 ms network, run $r: $ca" net_rtt 10mbit 5 150 15 95
 			check "20 and 100 ms flows share 10 Mbit, run $r: $ca" shared "rtt@$r" "$ca" 25 0 \
 				"$RCV_ADDR" "$RCV_ADDR2"
 		done
 		for ca in "${ALGS[@]}"; do
 			net_up 10mbit 50 150 loss 1%
 			check "1% loss on 10 Mbit/100 ms, run $r: $ca" single "loss1@$r" "$ca" 15 10000000
+		done
+	done
+}
+
+# BIC's design point (bench.sh --design): windows of thousands of packets,
+# reached with long round trips at rates the emulated CPU carries with room
+# to spare, on one bottleneck whose drop-tail queue holds a tenth of the
+# path's bandwidth-delay product (BDP, in 1,514-byte frames), where how far
+# an algorithm backs off after a loss decides how much of the link it
+# leaves idle.  The guest only records; eval/design-report.sh computes
+# every figure from /out/design/TEST.CA.link, linkmon's samples every
+# quarter of the longest RTT (the link's output, the sender's congestion
+# events; with two flows every half RTT, and each one's acked bytes), and from
+# bench-design.tsv: each run's flows (CA@PEER:PORT@START_S), its start
+# and the guest CPU's busy share.
+DP_RATE=10mbit DP_BPS=10000000 DP_RTT=1200 DP_QUEUE=100	# BDP 991 frames
+DP5_RATE=20mbit DP5_BPS=20000000 DP5_RTT=3000 DP5_QUEUE=500	# BDP 4,953
+# Under TCG a run's cost is the frames it sends: RTTs times the BDP.
+DP_SECS=${DP_SECS:-48}		# 40 RTTs of the 1,000-frame path
+DP5_SECS=${DP5_SECS:-60}	# 20 of the 5,000-frame one
+DP_PAIR_SECS=${DP_PAIR_SECS:-72}	# two flows: 60 RTTs of the longest
+DP_APART=${DP_APART:-24}	# the second of two starts 20 RTTs late
+
+# dp_buffers: socket buffers for windows of 10,000 frames and more (the
+# defaults' 4 and 6 MB would cap the window below the 5,000-frame BDP).
+dp_buffers() {
+	local ns
+	for ns in "$SND" "$RCV"; do
+		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_rmem="4096 131072 67108864" \
+			net.ipv4.tcp_wmem="4096 16384 67108864" || return 1
+	done
+}
+
+# linkmon IVAL [acked]: every IVAL s a line of the sender's namespace:
+# uptime, veth-s tx frames and bytes, RetransSegs, congestion events so far
+# (entries into Recovery and RTOs: TcpExt TCPSackRecovery, TCPRenoRecovery
+# and TCPTimeouts; a tail loss probe retransmits but is none), and with
+# "acked" each connection's peer:port and bytes_acked (the busiest one per
+# peer: an iperf3 data connection, not its control one).  One bash that
+# reads files and sleeps in read -t on a FIFO no one writes to (the guest
+# has no /dev/fd for <(...)): under TCG each fork costs the guest
+# milliseconds, so ss, once a sample, is the only one.  It ends when
+# MON_STOP appears.
+MON_STOP=/tmp/mon.stop
+linkmon() {
+	# shellcheck disable=SC2016	# expanded by the inner bash
+	in_snd bash -c 'd=/sys/class/net/veth-s/statistics
+		mkfifo "$1.fifo" && exec 3<> "$1.fifo" && rm "$1.fifo"
+		tcpext() {
+			while read -r -a h && read -r -a v; do
+				[ "${h[0]}" = TcpExt: ] && return
+			done < /proc/net/netstat
+		}
+		tcpext
+		for i in "${!h[@]}"; do
+			case ${h[i]} in
+			TCPSackRecovery|TCPRenoRecovery|TCPTimeouts) cols+=("$i")
+			esac
+		done
+		while [ ! -e "$1" ]; do
+			read -r t _ < /proc/uptime
+			read -r p < $d/tx_packets
+			read -r b < $d/tx_bytes
+			while read -r -a f; do
+				[ "${f[0]}" = Tcp: ] && [[ ${f[1]} == [0-9]* ]] && r=${f[12]}
+			done < /proc/net/snmp
+			tcpext
+			e=0
+			for i in "${cols[@]}"; do
+				e=$((e + v[i]))
+			done
+			line="$t $p $b $r $e"
+			if [ "$3" = acked ]; then
+				declare -A max=()
+				while read -r -a f; do
+					for x in "${f[@]}"; do
+						[[ $x == bytes_acked:* ]] || continue
+						x=${x#bytes_acked:}
+						[ "$x" -le "${max[${f[4]}]:-0}" ] || max[${f[4]}]=$x
+					done
+				done <<< "$(ss -tinHO)"
+				for k in "${!max[@]}"; do
+					line+=" $k ${max[$k]}"
+				done
+				unset max
+			fi
+			echo "$line"
+			read -r -t "$2" -u 3 _
+		done' linkmon "$MON_STOP" "$@"
+}
+
+# dp_run TEST CA SECS IVAL FLOW...: flows CA@DST@START (congestion control,
+# receiver address, start in s after the first), flow i to port 5201 + i,
+# all ending SECS s after the first started, with linkmon every IVAL s;
+# TEST's row of the table is CA's.
+dp_run() {
+	local test=$1 ca=$2 secs=$3 ival=$4 i=0 flow fca dst at t0 b0 mon rc=0 pids=() ports=()
+	shift 4
+	local out=/out/design/$test.$ca
+	mkdir -p /out/design
+	for flow in "$@"; do
+		ports+=($((5201 + i)))
+		server $((5201 + i)) > /dev/null || return 1
+		i=$((i + 1))
+	done
+	rm -f "$MON_STOP"
+	b0=$(cpu_ticks)
+	t0=$(uptime_s)
+	if [ $# -gt 1 ]; then
+		linkmon "$ival" acked > "$out.link" &
+	else
+		linkmon "$ival" > "$out.link" &
+	fi
+	mon=$!
+	i=0
+	for flow in "$@"; do
+		IFS=@ read -r fca dst at <<< "$flow"
+		(sleep_until "$t0" "$at"
+		 client "$dst" $((5201 + i)) "$fca" $((secs - at)) > /dev/null) &
+		pids+=($!)
+		res "$test" "$ca" flow "$fca@$dst:$((5201 + i))@$at"
+		i=$((i + 1))
+	done
+	for i in "${pids[@]}"; do
+		wait "$i" || rc=1
+	done
+	touch "$MON_STOP"
+	wait "$mon"
+	reap "${ports[@]}"
+	res "$test" "$ca" t0 "$t0"
+	res "$test" "$ca" busy "$(cpu_busy "$b0")"
+	info "$test $ca: $(wc -l < "$out.link") samples, guest CPU $(cpu_busy "$b0") busy"
+	[ "$rc" -eq 0 ] && [ -s "$out.link" ]
+}
+
+# design: every cell on every algorithm, once per run of BENCH_RUNS.
+design() {
+	local ca r q q5 h
+	q=$(awk -v ms="$DP_RTT" 'BEGIN { print ms / 4000 }')
+	q5=$(awk -v ms="$DP5_RTT" 'BEGIN { print ms / 4000 }')
+	# two flows: every half RTT, since ss costs the guest a tenth of its CPU
+	h=$(awk -v ms="$DP_RTT" 'BEGIN { print ms / 2000 }')
+	modprobe tcp_bbr || return 1
+	res all design path "$DP_RATE $DP_BPS $DP_RTT $DP_QUEUE"
+	res all design path5 "$DP5_RATE $DP5_BPS $DP5_RTT $DP5_QUEUE"
+	res all design secs "$DP_SECS"
+	res all design secs5 "$DP5_SECS"
+	res all design pair_secs "$DP_PAIR_SECS"
+	res all design apart "$DP_APART"
+	for r in $BENCH_RUNS; do
+		for ca in "${ALGS[@]}"; do
+			net_up "$DP_RATE" $((DP_RTT / 2)) "$DP_QUEUE" && dp_buffers
+			check "BDP 1,000, one flow, run $r: $ca" dp_run "one1k@$r" "$ca" "$DP_SECS" "$q" \
+				"$ca@$RCV_ADDR@0"
+			net_up "$DP5_RATE" $((DP5_RTT / 2)) "$DP5_QUEUE" && dp_buffers
+			check "BDP 5,000, one flow, run $r: $ca" dp_run "one5k@$r" "$ca" "$DP5_SECS" "$q5" \
+				"$ca@$RCV_ADDR@0"
+			net_up "$DP_RATE" $((DP_RTT / 2)) "$DP_QUEUE" && dp_buffers
+			check "BDP 1,000, two flows ${DP_APART} s apart, run $r: $ca" dp_run "conv@$r" "$ca" \
+				"$DP_PAIR_SECS" "$h" "$ca@$RCV_ADDR@0" "$ca@$RCV_ADDR@$DP_APART"
+			net_up "$DP_RATE" $((DP_RTT / 2)) "$DP_QUEUE" && dp_buffers
+			check "BDP 1,000, one reno beside, run $r: $ca" dp_run "friend@$r" "$ca" \
+				"$DP_PAIR_SECS" "$h" "reno@$RCV_ADDR@0" "$ca@$RCV_ADDR@0"
+			# RTTs 1:2 and 1:4: the data path's delay is 150 ms,
+			# the ACKs' makes up the rest
+			net_rtt "$DP_RATE" 150 "$DP_QUEUE" $((DP_RTT / 2 - 150)) $((DP_RTT - 150)) &&
+				dp_buffers
+			check "RTT 1:2, run $r: $ca" dp_run "rtt2@$r" "$ca" "$DP_PAIR_SECS" "$h" \
+				"$ca@$RCV_ADDR@0" "$ca@$RCV_ADDR2@0"
+			net_rtt "$DP_RATE" 150 "$DP_QUEUE" $((DP_RTT / 4 - 150)) $((DP_RTT - 150)) &&
+				dp_buffers
+			check "RTT 1:4, run $r: $ca" dp_run "rtt4@$r" "$ca" "$DP_PAIR_SECS" "$h" \
+				"$ca@$RCV_ADDR@0" "$ca@$RCV_ADDR2@0"
 		done
 	done
 }
