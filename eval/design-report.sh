@@ -139,6 +139,10 @@ for f_tsv in "${tsvs[@]}"; do
 		name=$(basename "$f" .link)	# TEST.CA, TEST = CELL@RUN
 		test=${name%%.*} ca=${name#*.}
 		cell=${test%@*} run=${test#*@}
+		if [ "$(tsv "$test" "$ca" complete | head -n 1)" = no ]; then
+			echo "$cell $ca $run" >> "$tmp/left-out"
+			continue
+		fi
 		t0=$(tsv "$test" "$ca" t0 | head -n 1)
 		busy=$(tsv "$test" "$ca" busy | head -n 1)
 		flows=$(tsv "$test" "$ca" flow | sed 's/^[^@]*@//; s/@.*//' | paste -sd' ')
@@ -297,7 +301,7 @@ apart=$(tsv all design apart | head -n 1)
 	echo "Written by \`make design\` and \`make bench\` (tests/guest/bench.sh --design in"
 	echo "the guest, eval/design-report.sh on the host); rerun it rather than editing"
 	echo "this section.  Guest: $(tsv all design kernel | head -n 1) under QEMU"
-	echo "${icount:+-icount $icount, }$guest s of guest time in $boots boots side by side, $runs runs a cell."
+	echo "${icount:+-icount $icount, }$guest s of guest time in $boots boots, $runs runs a cell."
 	echo
 	echo "BIC was made for windows of thousands of packets.  The emulated CPU"
 	echo "carries tens of Mbit/s, so these paths reach such windows with long"
@@ -312,6 +316,10 @@ apart=$(tsv all design apart | head -n 1)
 	echo "guest's samples, every quarter RTT with one flow and every half RTT with"
 	echo "two: the frames the bottleneck sent, the sender's congestion events"
 	echo "(entries into Recovery, RTOs) and each flow's acked bytes."
+	if [ -s "$tmp/left-out" ]; then
+		echo "Left out, as a flow of theirs did not end well (see the guest's log):"
+		echo "$(awk '{ printf "%s%s run %s on %s", NR > 1 ? ", " : "", $1, $3, $2 }' "$tmp/left-out")."
+	fi
 	echo
 	echo "- utilization: the frames the bottleneck sent over the run, slow start"
 	echo "  included, against what it could send."

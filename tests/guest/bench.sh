@@ -300,6 +300,8 @@ dp_run() {
 	reap "${ports[@]}"
 	res "$test" "$ca" t0 "$t0"
 	res "$test" "$ca" busy "$(cpu_busy "$b0")"
+	# a run whose flows did not all end well is left out of the report
+	res "$test" "$ca" complete "$([ "$rc" -eq 0 ] && echo yes || echo no)"
 	info "$test $ca: $(wc -l < "$out.link") samples, guest CPU $(cpu_busy "$b0") busy"
 	[ "$rc" -eq 0 ] && [ -s "$out.link" ]
 }
@@ -311,7 +313,7 @@ design() {
 	q5=$(awk -v ms="$DP5_RTT" 'BEGIN { print ms / 4000 }')
 	# two flows: every half RTT, since ss costs the guest a tenth of its CPU
 	h=$(awk -v ms="$DP_RTT" 'BEGIN { print ms / 2000 }')
-	modprobe tcp_bbr || return 1
+	modprobe tcp_bic && modprobe tcp_bbr || return 1
 	res all design path "$DP_RATE $DP_BPS $DP_RTT $DP_QUEUE"
 	res all design path5 "$DP5_RATE $DP5_BPS $DP5_RTT $DP5_QUEUE"
 	res all design secs "$DP_SECS"
