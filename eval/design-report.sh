@@ -40,7 +40,8 @@ read -r _ rate5 rtt5_ms _ <<<"$(tsv all design path5 | head -n 1)"
 # metrics FILE RATE RTT_S T0 SECS FLOWS [APART]: one run's figures from
 # linkmon's samples ("uptime frames bytes retrans events [peer:port
 # acked]..."), as lines "METRIC VALUE":
-#   util	the link's output over the run / RATE (tx_bytes counts whole
+#   util	the link's output / RATE from the sample by which the first
+#		100 frames had left to the end (tx_bytes counts whole
 #		frames, as netem's rate does)
 #   fill	RTTs from the start to the first RTT whose output reaches
 #		REGAIN of RATE (">N": never)
@@ -73,7 +74,6 @@ metrics() {
 		# the samples of the flows, not those before the first began
 		for (s = 1; s < n && T[s] < t0; s++)
 			;
-		printf "util %.4f\n", out(s, n)
 		w = 0; while (s + w + 1 <= n && T[s + w + 1] - T[s] < rtt) w++
 		for (f = s; f + w <= n && out(f, f + w) < regain; f++)
 			;
@@ -86,6 +86,7 @@ metrics() {
 		for (d = s; d < n && B[d] - B[s] < 100 * 1514; d++)
 			;
 		printf "events %d\n", C[n] - C[d]
+		printf "util %.4f\n", out(d, n)
 		ne = 0
 		for (i = f + 1; i <= n; i++)
 			if (C[i] > C[i - 1]) E[++ne] = i
@@ -340,8 +341,9 @@ apart=$(tsv all design apart | head -n 1)
 		echo "$(awk '{ printf "%s%s run %s on %s", (NR > 1 ? ", " : ""), $1, $3, $2 }' "$tmp/left-out")."
 	fi
 	echo
-	echo "- utilization: the frames the bottleneck sent over the run, slow start"
-	echo "  included, against what it could send."
+	echo "- utilization: the frames the bottleneck sent, from when its first 100"
+	echo "  had left (the handshakes and iperf3's own exchanges take RTTs) to the"
+	echo "  end, slow start included, against what it could send."
 	echo "- RTTs to ${pct}%: from the start to the first RTT in which the bottleneck"
 	echo "  sent ${pct}% of what it could; \">\": not within the run."
 	echo "- congestion events: counted once data flows."
