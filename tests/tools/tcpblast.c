@@ -2,14 +2,20 @@
 /*
  * tcpblast: one TCP connection that carries a fixed number of bytes as fast
  * as the machine allows, timed in nanoseconds, for the per-ACK cost
- * benchmark (make bench).
+ * benchmark; or one that sends for a fixed time, for the design point's
+ * cells (make bench).
  *
  *   tcpblast sink ADDR PORT
- *	accept one connection, read it to its end, close, exit
+ *	accept one connection, read it to its end (the peer's close or
+ *	reset), close, exit
  *   tcpblast send ADDR PORT BYTES CA
  *	connect with TCP_CONGESTION set to CA, write BYTES, shut down the
  *	sending side and wait for the peer's close; then print one line:
  *	"ns N segs_in N segs_out N bytes_acked N retrans N ca NAME"
+ *   tcpblast for ADDR PORT SECS CA
+ *	connect with TCP_CONGESTION set to CA, write for SECS seconds from
+ *	the connection's start, then reset it (what the send buffer still
+ *	held is dropped, not sent); print "bytes_acked N retrans N ca NAME"
  *
  * The time runs on CLOCK_MONOTONIC from before connect() to the peer's
  * close, which comes only once every byte has been read and acknowledged.
@@ -59,7 +65,7 @@ static int sink(struct sockaddr_in sin)
 	close(lfd);
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		;
-	if (n < 0)
+	if (n < 0 && errno != ECONNRESET)
 		die("read: %s", strerror(errno));
 	close(fd);
 	return 0;
@@ -108,12 +114,52 @@ static int send_bytes(struct sockaddr_in sin, const char *bytes, const char *ca)
 	return 0;
 }
 
+static int send_for(struct sockaddr_in sin, const char *secs, const char *ca)
+{
+	struct linger abort = { .l_onoff = 1, .l_linger = 0 };
+	unsigned long long until;
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	char *end;
+	long s;
+	int fd;
+
+	s = strtol(secs, &end, 10);
+	if (*end || s <= 0)
+		die("bad seconds '%s'", secs);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		die("socket: %s", strerror(errno));
+	if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, ca, strlen(ca)))
+		die("TCP_CONGESTION %s: %s", ca, strerror(errno));
+
+	until = mono_ns() + s * 1000000000ULL;
+	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
+		die("connect: %s", strerror(errno));
+	/* a write blocks for at most one chunk's worth of acknowledgements */
+	while (mono_ns() < until)
+		if (write(fd, buf, sizeof(buf)) < 0)
+			die("write: %s", strerror(errno));
+
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+		die("TCP_INFO: %s", strerror(errno));
+	if (setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort, sizeof(abort)))
+		die("SO_LINGER: %s", strerror(errno));
+	close(fd);
+	printf("bytes_acked %llu retrans %u ca %s\n",
+	       (unsigned long long)ti.tcpi_bytes_acked, ti.tcpi_total_retrans, ca);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "sink"))
 		return sink(parse_addr(argv[2], argv[3]));
 	if (argc == 6 && !strcmp(argv[1], "send"))
 		return send_bytes(parse_addr(argv[2], argv[3]), argv[4], argv[5]);
-	die("usage: tcpblast sink ADDR PORT | tcpblast send ADDR PORT BYTES CA");
+	if (argc == 6 && !strcmp(argv[1], "for"))
+		return send_for(parse_addr(argv[2], argv[3]), argv[4], argv[5]);
+	die("usage: tcpblast sink ADDR PORT | tcpblast send ADDR PORT BYTES CA | "
+	    "tcpblast for ADDR PORT SECS CA");
 	return 1;
 }
