@@ -207,7 +207,7 @@ dp_buffers() {
 # (entries into Recovery and RTOs: TcpExt TCPSackRecovery, TCPRenoRecovery
 # and TCPTimeouts; a tail loss probe retransmits but is none), and with
 # "acked" each connection's peer:port and bytes_acked (the busiest one per
-# peer: an iperf3 data connection, not its control one).  One bash that
+# peer).  One bash that
 # reads files and sleeps in read -t on a FIFO no one writes to (the guest
 # has no /dev/fd for <(...)): under TCG each fork costs the guest
 # milliseconds, so ss, once a sample, is the only one.  It ends when
@@ -263,15 +263,22 @@ linkmon() {
 # dp_run TEST CA SECS IVAL FLOW...: flows CA@DST@START (congestion control,
 # receiver address, start in s after the first), flow i to port 5201 + i,
 # all ending SECS s after the first started, with linkmon every IVAL s;
-# TEST's row of the table is CA's.
+# TEST's row of the table is CA's.  The flows are tcpblast's: one connection
+# each, reset when its time is up (iperf3's control connection added RTTs
+# to every run, and what its send buffer held went on for RTTs after the
+# end, both at the host's cost: docs/evaluation.md).  The sink reads as
+# data comes: a low-water mark (SO_RCVLOWAT) would wake it less often, but
+# it also holds back the receiver's ACKs until it reads.
 dp_run() {
-	local test=$1 ca=$2 secs=$3 ival=$4 i=0 flow fca dst at t0 b0 mon rc=0 pids=() ports=()
+	local test=$1 ca=$2 secs=$3 ival=$4 i=0 flow fca dst at t0 b0 busy rc=0 pids=() sinks=()
 	shift 4
 	local out=/out/design/$test.$ca
 	mkdir -p /out/design
 	for flow in "$@"; do
-		ports+=($((5201 + i)))
-		server $((5201 + i)) > /dev/null || return 1
+		IFS=@ read -r _ dst _ <<< "$flow"
+		in_rcv timeout $((secs + 60)) tcpblast sink "$dst" $((5201 + i)) &
+		sinks+=($!)
+		wait_for 5 listening in_rcv $((5201 + i)) || return 1
 		i=$((i + 1))
 	done
 	rm -f "$MON_STOP"
@@ -282,27 +289,27 @@ dp_run() {
 	else
 		linkmon "$ival" > "$out.link" &
 	fi
-	mon=$!
 	i=0
 	for flow in "$@"; do
 		IFS=@ read -r fca dst at <<< "$flow"
 		(sleep_until "$t0" "$at"
-		 client "$dst" $((5201 + i)) "$fca" $((secs - at)) > /dev/null) &
+		 in_snd timeout $((secs - at + 30)) tcpblast for "$dst" $((5201 + i)) \
+			$((secs - at)) "$fca" > /dev/null) &
 		pids+=($!)
 		res "$test" "$ca" flow "$fca@$dst:$((5201 + i))@$at"
 		i=$((i + 1))
 	done
-	for i in "${pids[@]}"; do
+	for i in "${pids[@]}" "${sinks[@]}"; do
 		wait "$i" || rc=1
 	done
 	touch "$MON_STOP"
-	wait "$mon"
-	reap "${ports[@]}"
+	wait
+	busy=$(cpu_busy "$b0")
 	res "$test" "$ca" t0 "$t0"
-	res "$test" "$ca" busy "$(cpu_busy "$b0")"
+	res "$test" "$ca" busy "$busy"
 	# a run whose flows did not all end well is left out of the report
 	res "$test" "$ca" complete "$([ "$rc" -eq 0 ] && echo yes || echo no)"
-	info "$test $ca: $(wc -l < "$out.link") samples, guest CPU $(cpu_busy "$b0") busy"
+	info "$test $ca: $(wc -l < "$out.link") samples, guest CPU $busy busy"
 	[ "$rc" -eq 0 ] && [ -s "$out.link" ]
 }
 
