@@ -189,8 +189,8 @@ DP5_RATE=20mbit DP5_BPS=20000000 DP5_RTT=3000 DP5_QUEUE=500	# BDP 4,953
 # Under TCG a run's cost is the frames it sends: RTTs times the BDP.
 DP_SECS=${DP_SECS:-48}		# 40 RTTs of the 1,000-frame path
 DP5_SECS=${DP5_SECS:-60}	# 20 of the 5,000-frame one
-DP_PAIR_SECS=${DP_PAIR_SECS:-72}	# two flows: 60 RTTs of the longest
-DP_APART=${DP_APART:-24}	# the second of two starts 20 RTTs late
+DP_PAIR_SECS=${DP_PAIR_SECS:-36}	# two flows: 30 RTTs of the longest
+DP_APART=${DP_APART:-12}	# the second of two starts 10 RTTs late
 
 # dp_buffers: socket buffers for windows of 10,000 frames and more (the
 # defaults' 4 and 6 MB would cap the window below the 5,000-frame BDP).
