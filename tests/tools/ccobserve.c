@@ -457,10 +457,6 @@ static char *struct_ops_maps(void)
 }
 
 /* --- sockets per congestion control, as ss shows them ---------------------- */
-/* ss's default states: all but SYN_RECV (3), TIME_WAIT (6), CLOSE (7), LISTEN (10). */
-#define SS_STATES	((1U << 1) | (1U << 2) | (1U << 4) | (1U << 5) | (1U << 8) | \
-			 (1U << 9) | (1U << 11))
-
 struct counts {
 	char ca[64][16];
 	unsigned long n[64];
