@@ -17,7 +17,7 @@ INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 # ship, is copied beside them.
 GUEST_TEST_BINS	:= $(BUILD)/loader/ccctl-faults $(BUILD)/drill/ackdrill $(BUILD)/tests/tcphold \
 		   $(BUILD)/tests/tcpblast $(BUILD)/tests/ackcost $(BUILD)/tests/runstat \
-		   $(BUILD)/tests/nshold $(BUILD)/tests/ccobserve
+		   $(BUILD)/tests/nshold $(BUILD)/tests/ccobserve $(BUILD)/tests/linkmon
 # t_58's generator, model and shrinker, which the host tests too
 MODEL_PARTS	:= $(wildcard tests/guest/model/*.sh)
 

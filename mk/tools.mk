@@ -107,8 +107,10 @@ $(DRILL_WMAX_EXPECT): $(BUILD)/drill/model $(DRILL_WMAX_SCRIPTS) $(BUILD)/drill/
 # tcphold: idle connections on a chosen algorithm (t_58); tcpblast: a
 # fixed number of bytes timed in ns (make bench); runstat: a command's time,
 # CPU, peak RSS and cgroup memory peak (scale.sh); nshold: a network
-# namespace held by a thread or a descriptor only (t_81)
-$(BUILD)/tests/tcphold $(BUILD)/tests/tcpblast $(BUILD)/tests/runstat $(BUILD)/tests/nshold: \
+# namespace held by a thread or a descriptor only (t_81); linkmon: the
+# design point's samples of the link and the sender (make bench)
+$(BUILD)/tests/tcphold $(BUILD)/tests/tcpblast $(BUILD)/tests/runstat $(BUILD)/tests/nshold \
+		$(BUILD)/tests/linkmon: \
 		$(BUILD)/tests/%: tests/tools/%.c | $(STAMP_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) $(LDFLAGS) -pthread -MMD -MP \

@@ -179,9 +179,9 @@ matrix() {
 # path's bandwidth-delay product (BDP, in 1,514-byte frames), where how far
 # an algorithm backs off after a loss decides how much of the link it
 # leaves idle.  The guest only records; eval/design-report.sh computes
-# every figure from /out/design/TEST.CA.link, linkmon's samples every
-# quarter of the longest RTT (the link's output, the sender's congestion
-# events; with two flows every half RTT, and each one's acked bytes), and from
+# every figure from /out/design/TEST.CA.link, tests/tools/linkmon's samples
+# every quarter of the longest RTT (the link's output, the sender's
+# congestion events and, with two flows, each one's acked bytes), and from
 # bench-design.tsv: each run's flows (CA@PEER:PORT@START_S), its start
 # and the guest CPU's busy share.
 DP_RATE=10mbit DP_BPS=10000000 DP_RTT=1200 DP_QUEUE=100	# BDP 991 frames
@@ -202,63 +202,9 @@ dp_buffers() {
 	done
 }
 
-# linkmon IVAL [acked]: every IVAL s a line of the sender's namespace:
-# uptime, veth-s tx frames and bytes, RetransSegs, congestion events so far
-# (entries into Recovery and RTOs: TcpExt TCPSackRecovery, TCPRenoRecovery
-# and TCPTimeouts; a tail loss probe retransmits but is none), and with
-# "acked" each connection's peer:port and bytes_acked (the busiest one per
-# peer).  One bash that
-# reads files and sleeps in read -t on a FIFO no one writes to (the guest
-# has no /dev/fd for <(...)): under TCG each fork costs the guest
-# milliseconds, so ss, once a sample, is the only one.  It ends when
+# The samples are tests/tools/linkmon's, in the sender's namespace, until
 # MON_STOP appears.
 MON_STOP=/tmp/mon.stop
-linkmon() {
-	# shellcheck disable=SC2016	# expanded by the inner bash
-	in_snd bash -c 'd=/sys/class/net/veth-s/statistics
-		mkfifo "$1.fifo" && exec 3<> "$1.fifo" && rm "$1.fifo"
-		tcpext() {
-			while read -r -a h && read -r -a v; do
-				[ "${h[0]}" = TcpExt: ] && return
-			done < /proc/net/netstat
-		}
-		tcpext
-		for i in "${!h[@]}"; do
-			case ${h[i]} in
-			TCPSackRecovery|TCPRenoRecovery|TCPTimeouts) cols+=("$i")
-			esac
-		done
-		while [ ! -e "$1" ]; do
-			read -r t _ < /proc/uptime
-			read -r p < $d/tx_packets
-			read -r b < $d/tx_bytes
-			while read -r -a f; do
-				[ "${f[0]}" = Tcp: ] && [[ ${f[1]} == [0-9]* ]] && r=${f[12]}
-			done < /proc/net/snmp
-			tcpext
-			e=0
-			for i in "${cols[@]}"; do
-				e=$((e + v[i]))
-			done
-			line="$t $p $b $r $e"
-			if [ "$3" = acked ]; then
-				declare -A max=()
-				while read -r -a f; do
-					for x in "${f[@]}"; do
-						[[ $x == bytes_acked:* ]] || continue
-						x=${x#bytes_acked:}
-						[ "$x" -le "${max[${f[4]}]:-0}" ] || max[${f[4]}]=$x
-					done
-				done <<< "$(ss -tinHO)"
-				for k in "${!max[@]}"; do
-					line+=" $k ${max[$k]}"
-				done
-				unset max
-			fi
-			echo "$line"
-			read -r -t "$2" -u 3 _
-		done' linkmon "$MON_STOP" "$@"
-}
 
 # dp_run TEST CA SECS IVAL FLOW...: flows CA@DST@START (congestion control,
 # receiver address, start in s after the first), flow i to port 5201 + i,
@@ -285,9 +231,9 @@ dp_run() {
 	b0=$(cpu_ticks)
 	t0=$(uptime_s)
 	if [ $# -gt 1 ]; then
-		linkmon "$ival" acked > "$out.link" &
+		in_snd linkmon veth-s "$ival" "$MON_STOP" acked > "$out.link" &
 	else
-		linkmon "$ival" > "$out.link" &
+		in_snd linkmon veth-s "$ival" "$MON_STOP" > "$out.link" &
 	fi
 	i=0
 	for flow in "$@"; do
@@ -315,11 +261,9 @@ dp_run() {
 
 # design: every cell on every algorithm, once per run of BENCH_RUNS.
 design() {
-	local ca r q q5 h
+	local ca r q q5
 	q=$(awk -v ms="$DP_RTT" 'BEGIN { print ms / 4000 }')
 	q5=$(awk -v ms="$DP5_RTT" 'BEGIN { print ms / 4000 }')
-	# two flows: every half RTT, since ss costs the guest a tenth of its CPU
-	h=$(awk -v ms="$DP_RTT" 'BEGIN { print ms / 2000 }')
 	modprobe tcp_bic && modprobe tcp_bbr || return 1
 	res all design path "$DP_RATE $DP_BPS $DP_RTT $DP_QUEUE"
 	res all design path5 "$DP5_RATE $DP5_BPS $DP5_RTT $DP5_QUEUE"
@@ -337,19 +281,19 @@ design() {
 				"$ca@$RCV_ADDR@0"
 			net_up "$DP_RATE" $((DP_RTT / 2)) "$DP_QUEUE" && dp_buffers
 			check "BDP 1,000, two flows ${DP_APART} s apart, run $r: $ca" dp_run "conv@$r" "$ca" \
-				"$DP_PAIR_SECS" "$h" "$ca@$RCV_ADDR@0" "$ca@$RCV_ADDR@$DP_APART"
+				"$DP_PAIR_SECS" "$q" "$ca@$RCV_ADDR@0" "$ca@$RCV_ADDR@$DP_APART"
 			net_up "$DP_RATE" $((DP_RTT / 2)) "$DP_QUEUE" && dp_buffers
 			check "BDP 1,000, one reno beside, run $r: $ca" dp_run "friend@$r" "$ca" \
-				"$DP_PAIR_SECS" "$h" "reno@$RCV_ADDR@0" "$ca@$RCV_ADDR@0"
+				"$DP_PAIR_SECS" "$q" "reno@$RCV_ADDR@0" "$ca@$RCV_ADDR@0"
 			# RTTs 1:2 and 1:4: the data path's delay is 150 ms,
 			# the ACKs' makes up the rest
 			net_rtt "$DP_RATE" 150 "$DP_QUEUE" $((DP_RTT / 2 - 150)) $((DP_RTT - 150)) &&
 				dp_buffers
-			check "RTT 1:2, run $r: $ca" dp_run "rtt2@$r" "$ca" "$DP_PAIR_SECS" "$h" \
+			check "RTT 1:2, run $r: $ca" dp_run "rtt2@$r" "$ca" "$DP_PAIR_SECS" "$q" \
 				"$ca@$RCV_ADDR@0" "$ca@$RCV_ADDR2@0"
 			net_rtt "$DP_RATE" 150 "$DP_QUEUE" $((DP_RTT / 4 - 150)) $((DP_RTT - 150)) &&
 				dp_buffers
-			check "RTT 1:4, run $r: $ca" dp_run "rtt4@$r" "$ca" "$DP_PAIR_SECS" "$h" \
+			check "RTT 1:4, run $r: $ca" dp_run "rtt4@$r" "$ca" "$DP_PAIR_SECS" "$q" \
 				"$ca@$RCV_ADDR@0" "$ca@$RCV_ADDR2@0"
 		done
 	done
