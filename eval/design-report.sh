@@ -31,10 +31,15 @@ CONV_RTTS=4	# two flows have converged when their goodput over 4 RTTs
 CONV_JAIN=0.95	# has a Jain index of 0.95 (rates within 1.55:1)
 
 awk -F'\t' '$1 != "test"' "${tsvs[@]}" > "$tmp/all.tsv"
-# tsv TEST CA METRIC: the values (one per line)
-tsv() { awk -F'\t' -v t="$1" -v c="$2" -v m="$3" '$1 == t && $2 == c && $3 == m { print $4 }' "$tmp/all.tsv"; }
-read -r _ rate rtt_ms _ <<<"$(tsv all design path | head -n 1)"
-read -r _ rate5 rtt5_ms _ <<<"$(tsv all design path5 | head -n 1)"
+# tsv TEST CA METRIC [ONE]: the values (one per line), with ONE the first alone
+tsv() {
+	awk -F'\t' -v t="$1" -v c="$2" -v m="$3" -v one="${4:-}" \
+		'$1 == t && $2 == c && $3 == m { print $4; if (one) exit }' "$tmp/all.tsv"
+}
+# tsv1 TEST CA METRIC: the first value (every boot writes the "all" rows)
+tsv1() { tsv "$@" one; }
+read -r _ rate rtt_ms _ <<<"$(tsv1 all design path)"
+read -r _ rate5 rtt5_ms _ <<<"$(tsv1 all design path5)"
 { [ -n "$rate" ] && [ -n "$rate5" ]; } || die "no path rows in bench-design.tsv"
 
 # metrics FILE RATE RTT_S T0 SECS FLOWS [APART]: one run's figures from
@@ -140,18 +145,18 @@ for f_tsv in "${tsvs[@]}"; do
 		name=$(basename "$f" .link)	# TEST.CA, TEST = CELL@RUN
 		test=${name%%.*} ca=${name#*.}
 		cell=${test%@*} run=${test#*@}
-		if [ "$(tsv "$test" "$ca" complete | head -n 1)" = no ]; then
+		if [ "$(tsv1 "$test" "$ca" complete)" = no ]; then
 			echo "$cell $ca $run" >> "$tmp/left-out"
 			continue
 		fi
-		t0=$(tsv "$test" "$ca" t0 | head -n 1)
-		busy=$(tsv "$test" "$ca" busy | head -n 1)
+		t0=$(tsv1 "$test" "$ca" t0)
+		busy=$(tsv1 "$test" "$ca" busy)
 		flows=$(tsv "$test" "$ca" flow | sed 's/^[^@]*@//; s/@.*//' | paste -sd' ')
 		apart=$(tsv "$test" "$ca" flow | sed -n '2s/.*@//p')
 		case $cell in
-		one5k) r=$rate5 ms=$rtt5_ms secs=$(tsv all design secs5) ;;
-		one1k) r=$rate ms=$rtt_ms secs=$(tsv all design secs) ;;
-		*) r=$rate ms=$rtt_ms secs=$(tsv all design pair_secs) ;;
+		one5k) r=$rate5 ms=$rtt5_ms secs=$(tsv1 all design secs5) ;;
+		one1k) r=$rate ms=$rtt_ms secs=$(tsv1 all design secs) ;;
+		*) r=$rate ms=$rtt_ms secs=$(tsv1 all design pair_secs) ;;
 		esac
 		{
 			echo "busy $busy"
@@ -304,23 +309,23 @@ med() {
 
 # frames RATE MS: the path's BDP in 1,514-byte frames
 frames() { awk -v r="$1" -v ms="$2" 'BEGIN { printf "%.0f", r * ms / 1000 / (1514 * 8) }'; }
-read -r _ _ _ queue <<<"$(tsv all design path | head -n 1)"
-read -r _ _ _ queue5 <<<"$(tsv all design path5 | head -n 1)"
-secs=$(tsv all design secs | head -n 1) secs5=$(tsv all design secs5 | head -n 1)
-pair_secs=$(tsv all design pair_secs | head -n 1)
+read -r _ _ _ queue <<<"$(tsv1 all design path)"
+read -r _ _ _ queue5 <<<"$(tsv1 all design path5)"
+secs=$(tsv1 all design secs) secs5=$(tsv1 all design secs5)
+pair_secs=$(tsv1 all design pair_secs)
 runs=$(awk '{ print $3 }' "$tmp/runs" | sort -u | wc -l)
 guest=$(tsv all design guest_secs | awk '{ s += $1 } END { print s }')
 boots=${#tsvs[@]}
 p1="$((rate / 1000000)) Mbit/s, $rtt_ms ms RTT, BDP $(frames "$rate" "$rtt_ms") frames, $queue-frame queue"
 p5="$((rate5 / 1000000)) Mbit/s, $rtt5_ms ms RTT, BDP $(frames "$rate5" "$rtt5_ms") frames, $queue5-frame queue"
 pct=$(awk -v r="$REGAIN" 'BEGIN { print 100 * r }')
-apart=$(tsv all design apart | head -n 1)
+apart=$(tsv1 all design apart)
 {
 	echo "$TITLE"
 	echo
 	echo "Written by \`make design\` and \`make bench\` (tests/guest/bench.sh --design in"
 	echo "the guest, eval/design-report.sh on the host); rerun it rather than editing"
-	echo "this section.  Guest: $(tsv all design kernel | head -n 1) under QEMU"
+	echo "this section.  Guest: $(tsv1 all design kernel) under QEMU"
 	echo "${icount:+-icount $icount, }$guest s of guest time in $boots boots, $runs runs a cell."
 	echo
 	echo "BIC was made for windows of thousands of packets.  The emulated CPU"
