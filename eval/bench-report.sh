@@ -16,6 +16,7 @@ data=$1 out=$2 icount=${3:-}
 tsvs=$(find "$data" \( -name bench-matrix.tsv -o -name bench-cost.tsv \) | sort)
 [ -n "$tsvs" ] || die "no bench-*.tsv below $data: did the guest run tests/bench.sh?"
 mkdir -p "$(dirname "$out")"
+STATS_AWK=$(cat "$(dirname "$0")/stats.awk")	# num, sortn, median
 MATRIX_TITLE="## Scenario matrix"
 COST_TITLE="## Per-ACK cost, BPF against native"
 
@@ -40,7 +41,7 @@ done < <(for k in "${!v[@]}"; do
 		case $k in
 		*@*) printf '%s\t%s\n' "$k" "${v[$k]}" ;;
 		esac
-	done | awk -F'\t' '
+	done | awk -F'\t' "$STATS_AWK"'
 	{
 		split($1, f, "|"); sc = f[1]; sub(/@.*/, "", sc)
 		run = f[1]; sub(/^[^@]*@/, "", run)
@@ -65,12 +66,10 @@ done < <(for k in "${!v[@]}"; do
 			}
 		}
 		for (k in n) {
-			for (i = 1; i <= n[k]; i++)
-				for (j = i + 1; j <= n[k]; j++)
-					if (a[k, j] < a[k, i]) { t = a[k, i]; a[k, i] = a[k, j]; a[k, j] = t }
-			c = n[k]
-			med = c % 2 ? a[k, (c + 1) / 2] : (a[k, c / 2] + a[k, c / 2 + 1]) / 2
-			printf "%s\t%s %s %s %d\n", k, med, a[k, 1], a[k, c], c
+			c = n[k]; delete s
+			for (i = 1; i <= c; i++) s[i] = a[k, i]
+			sortn(s, c)
+			printf "%s\t%s %s %s %d\n", k, median(s, c), s[1], s[c], c
 		}
 		for (k in none)
 			printf "%s\t%d\n", k, none[k]
@@ -248,14 +247,8 @@ ack_table() {
 # pairs: for each A/B the same two figures, one line each.
 compare() {
 	awk -F'\t' -v col="$1" -v mode="$2" -v pairs="${*:3}" -v nspi="${ns_per_insn:-1}" \
-		-v order="$COST_ORDER" '
+		-v order="$COST_ORDER" "$STATS_AWK"'
 		{ c[$1, $2] = $col; r[$1] = 1 }
-		function sortn(a, n,    i, j, t) {
-			for (i = 1; i <= n; i++)
-				for (j = i + 1; j <= n; j++)
-					if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-		}
-		function med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 		# over the rounds with both: x / b, or (x - b) in instructions
 		function rel(x, b, kind,    rr, n, a) {
 			n = 0
@@ -266,8 +259,8 @@ compare() {
 			if (!n)
 				return "-"
 			if (kind == "ratio")
-				return sprintf("%.4f (%.4f-%.4f)", med(a, n), a[1], a[n])
-			return sprintf("%+.0f (%+.0f to %+.0f)", med(a, n), a[1], a[n])
+				return sprintf("%.4f (%.4f-%.4f)", median(a, n), a[1], a[n])
+			return sprintf("%+.0f (%+.0f to %+.0f)", median(a, n), a[1], a[n])
 		}
 		function self(x,    rr, n, a) {
 			n = 0
@@ -275,7 +268,7 @@ compare() {
 				if ((rr, x) in c)
 					a[++n] = c[rr, x]
 			sortn(a, n)
-			return sprintf("%d | %.0f (%.0f-%.0f) | %.0f", n, med(a, n), a[1], a[n], med(a, n) / nspi)
+			return sprintf("%d | %.0f (%.0f-%.0f) | %.0f", n, median(a, n), a[1], a[n], median(a, n) / nspi)
 		}
 		END {
 			if (mode == "table") {

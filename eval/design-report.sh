@@ -24,6 +24,7 @@ mapfile -t tsvs < <(find "$data" -name bench-design.tsv | sort)
 [ ${#tsvs[@]} -gt 0 ] || die "no bench-design.tsv below $data: did the guest run tests/bench.sh --design?"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+STATS_AWK=$(cat "$(dirname "$0")/stats.awk")	# num, sortn, median
 
 # Thresholds of the definitions below, in one place.
 REGAIN=0.9	# a loss is regained when the link's output over one RTT is 90%
@@ -175,30 +176,21 @@ fi
 # (a ">" bound when that median is one); then over the runs, for every
 # CELL CA METRIC: "median min max n censored" (censored: the median is a
 # lower bound).
-awk '
-	function num(x) { sub(/^>/, "", x); return x + 0 }
-	function sort(arr, c,   i, j, t) {
-		for (i = 1; i <= c; i++)
-			for (j = i + 1; j <= c; j++)
-				if (num(arr[j]) < num(arr[i])) { t = arr[i]; arr[i] = arr[j]; arr[j] = t }
-	}
-	function median(arr, c) { return c % 2 ? arr[(c + 1) / 2] : \
-		(arr[c / 2] ~ /^>/ || arr[c / 2 + 1] ~ /^>/ ? ">" : "") \
-		(num(arr[c / 2]) + num(arr[c / 2 + 1])) / 2 }
+awk "$STATS_AWK"'
 	$4 == "regain" { k = $1 SUBSEP $2 SUBSEP $3; r[k, ++nr[k]] = $5; next }
 	{ k = $1 SUBSEP $2 SUBSEP $4; v[k, ++nv[k]] = $5 }
 	END {
 		for (k in nr) {
 			c = nr[k]; delete a
 			for (i = 1; i <= c; i++) a[i] = r[k, i]
-			sort(a, c)
+			sortn(a, c)
 			split(k, p, SUBSEP); kk = p[1] SUBSEP p[2] SUBSEP "regain"
-			v[kk, ++nv[kk]] = median(a, c)
+			v[kk, ++nv[kk]] = median(a, c) ""	# text, like the values in v
 		}
 		for (k in nv) {
 			c = nv[k]; delete a
 			for (i = 1; i <= c; i++) a[i] = v[k, i]
-			sort(a, c)
+			sortn(a, c)
 			split(k, p, SUBSEP); m = median(a, c)
 			print p[1], p[2], p[3], num(m), num(a[1]), num(a[c]), c, (m ~ /^>/ ? ">" : "")
 		}
