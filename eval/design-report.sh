@@ -68,8 +68,8 @@ metrics() {
 		-v regain="$REGAIN" -v cw="$CONV_RTTS" -v cj="$CONV_JAIN" '
 	{
 		n++; T[n] = $1; B[n] = $3; C[n] = $5
-		# a count that fell is a connection that has gone (its
-		# iperf3 control connection, to the same port, stays on)
+		# a count that fell is a connection that has gone (the
+		# largest for its peer is kept)
 		for (i = 6; i < NF; i += 2)
 			if ($(i + 1) >= top[$i] + 0)
 				top[$i] = A[n, $i] = $(i + 1)
@@ -325,21 +325,23 @@ apart=$(tsv1 all design apart)
 	echo "round trips: $p1; and $p5."
 	echo "The drop-tail queue holds a tenth of the BDP, so an algorithm that backs"
 	echo "off below ${pct}% of it after a loss leaves the link idle until it has grown"
-	echo "back.  Every connection sends its SYN twice (Linux's initial RTO, 1 s, is"
-	echo "shorter than these RTTs), whatever its algorithm.  Each cell is the median"
-	echo "and, in brackets, the range of the runs; the last column names the"
-	echo "algorithms whose range overlaps bpf_bic's, from which these runs show no"
-	echo "measurable difference.  Every figure is computed on the host from the"
-	echo "guest's samples, every quarter RTT with one flow and every half RTT with"
-	echo "two: the frames the bottleneck sent, the sender's congestion events"
-	echo "(entries into Recovery, RTOs) and each flow's acked bytes."
+	echo "back.  Each flow is one connection (tests/tools/tcpblast) that sends for"
+	echo "the cell's time and is then reset; every one sends its SYN twice (Linux's"
+	echo "initial RTO, 1 s, is shorter than these RTTs), whatever its algorithm."
+	echo "Each cell is the median and, in brackets, the range of the runs; the"
+	echo "last column names the algorithms whose range overlaps bpf_bic's, from"
+	echo "which these runs show no measurable difference.  Every figure is"
+	echo "computed on the host from the guest's samples (tests/tools/linkmon),"
+	echo "every quarter of the longest RTT: the frames the bottleneck sent, the"
+	echo "sender's congestion events (entries into Recovery, RTOs) and each"
+	echo "flow's acked bytes."
 	if [ -s "$tmp/left-out" ]; then
 		echo "Left out, as a flow of theirs did not end well (see the guest's log):"
 		echo "$(awk '{ printf "%s%s run %s on %s", (NR > 1 ? ", " : ""), $1, $3, $2 }' "$tmp/left-out")."
 	fi
 	echo
 	echo "- utilization: the frames the bottleneck sent, from when its first 100"
-	echo "  had left (the handshakes and iperf3's own exchanges take RTTs) to the"
+	echo "  had left (the handshake takes RTTs, its SYN sent twice) to the"
 	echo "  end, slow start included, against what it could send."
 	echo "- RTTs to ${pct}%: from the start to the first RTT in which the bottleneck"
 	echo "  sent ${pct}% of what it could; \">\": not within the run."
