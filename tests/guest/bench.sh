@@ -184,8 +184,9 @@ matrix() {
 # congestion events and, with two flows, each one's acked bytes), and from
 # bench-design.tsv: each run's flows (CA@PEER:PORT@START_S), its start
 # and the guest CPU's busy share.
-DP_RATE=10mbit DP_BPS=10000000 DP_RTT=1200 DP_QUEUE=100	# BDP 991 frames
-DP5_RATE=20mbit DP5_BPS=20000000 DP5_RTT=3000 DP5_QUEUE=500	# BDP 4,953
+DP_MBIT=10 DP_RTT=1200 DP_QUEUE=100	# BDP 991 frames
+DP5_MBIT=20 DP5_RTT=3000 DP5_QUEUE=500	# BDP 4,953
+DP_RATE=${DP_MBIT}mbit DP5_RATE=${DP5_MBIT}mbit
 # Under TCG a run's cost is the frames it sends: RTTs times the BDP.
 DP_SECS=${DP_SECS:-48}		# 40 RTTs of the 1,000-frame path
 DP5_SECS=${DP5_SECS:-60}	# 20 of the 5,000-frame one
@@ -265,8 +266,8 @@ design() {
 	q=$(awk -v ms="$DP_RTT" 'BEGIN { print ms / 4000 }')
 	q5=$(awk -v ms="$DP5_RTT" 'BEGIN { print ms / 4000 }')
 	modprobe tcp_bic && modprobe tcp_bbr || return 1
-	res all design path "$DP_RATE $DP_BPS $DP_RTT $DP_QUEUE"
-	res all design path5 "$DP5_RATE $DP5_BPS $DP5_RTT $DP5_QUEUE"
+	res all design path "$DP_RATE $((DP_MBIT * 1000000)) $DP_RTT $DP_QUEUE"
+	res all design path5 "$DP5_RATE $((DP5_MBIT * 1000000)) $DP5_RTT $DP5_QUEUE"
 	res all design secs "$DP_SECS"
 	res all design secs5 "$DP5_SECS"
 	res all design pair_secs "$DP_PAIR_SECS"
