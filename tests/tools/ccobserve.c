@@ -36,11 +36,8 @@
 #include <unistd.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include <linux/inet_diag.h>
-#include <linux/netlink.h>
-#include <linux/rtnetlink.h>
-#include <linux/sock_diag.h>
 #include <bpf/bpf.h>
+#include "tcpdiag.h"
 #include "tool.h"
 
 #define PIN_ROOT	"/sys/fs/bpf/ccctl"
@@ -481,60 +478,13 @@ static void count(struct counts *c, const char *ca)
 	c->n[i]++;
 }
 
-static bool dump(int fd, int family, struct counts *c)
+static void count_ca(const struct inet_diag_msg *msg, const struct rtattr *a, void *ctx)
 {
-	struct {
-		struct nlmsghdr nlh;
-		struct inet_diag_req_v2 r;
-	} req = {
-		.nlh = {
-			.nlmsg_len = sizeof(req),
-			.nlmsg_type = SOCK_DIAG_BY_FAMILY,
-			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
-		},
-		.r = {
-			.sdiag_family = family,
-			.sdiag_protocol = IPPROTO_TCP,
-			.idiag_ext = 1 << (INET_DIAG_CONG - 1),
-			.idiag_states = SS_STATES,
-		},
-	};
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	long buf[8192];
-	struct inet_diag_msg *msg;
-	struct nlmsghdr *h;
-	struct rtattr *a;
 	char ca[16];
-	ssize_t n;
-	int len;
 
-	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
-		return false;
-	for (;;) {
-		n = recv(fd, buf, sizeof(buf), 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
-			if (h->nlmsg_type == NLMSG_DONE)
-				return h->nlmsg_len < NLMSG_LENGTH(sizeof(int)) ||
-				       *(int *)NLMSG_DATA(h) >= 0;
-			if (h->nlmsg_type == NLMSG_ERROR)
-				return false;
-			if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY)
-				continue;
-			msg = NLMSG_DATA(h);
-			len = h->nlmsg_len - NLMSG_LENGTH(sizeof(*msg));
-			for (a = (struct rtattr *)(msg + 1); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
-				if (a->rta_type != INET_DIAG_CONG)
-					continue;
-				snprintf(ca, sizeof(ca), "%.*s", (int)RTA_PAYLOAD(a),
-					 (const char *)RTA_DATA(a));
-				count(c, ca);
-			}
-		}
-	}
+	(void)msg;
+	snprintf(ca, sizeof(ca), "%.*s", (int)RTA_PAYLOAD(a), (const char *)RTA_DATA(a));
+	count(ctx, ca);
 }
 
 static char *sockets(void)
@@ -545,7 +495,8 @@ static char *sockets(void)
 	int fd, i;
 
 	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-	if (fd < 0 || !dump(fd, AF_INET, &c) || !dump(fd, AF_INET6, &c) || c.bad) {
+	if (fd < 0 || !tcp_diag(fd, AF_INET, INET_DIAG_CONG, count_ca, &c) ||
+	    !tcp_diag(fd, AF_INET6, INET_DIAG_CONG, count_ca, &c) || c.bad) {
 		if (fd >= 0)
 			close(fd);
 		return strdup("?unreadable");

@@ -28,10 +28,6 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
-#include <linux/inet_diag.h>
-#include <linux/netlink.h>
-#include <linux/rtnetlink.h>
-#include <linux/sock_diag.h>
 #include <linux/tcp.h>	/* tcp_info with tcpi_bytes_acked */
 #include <netinet/in.h>
 #include <stddef.h>
@@ -41,6 +37,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "tcpdiag.h"
 #include "tool.h"
 
 #define MAX_PEERS	16
@@ -99,77 +96,32 @@ static unsigned long long proc_sum(const char *path, const char *prefix, const c
 	return sum;
 }
 
-static void note(struct peer *p, int *n, __be32 addr, __be16 port, unsigned long long acked)
-{
-	int i;
+struct peers {
+	struct peer p[MAX_PEERS];
+	int n;
+};
 
-	for (i = 0; i < *n; i++)
-		if (p[i].addr == addr && p[i].port == port) {
-			if (acked > p[i].acked)
-				p[i].acked = acked;
-			return;
-		}
-	if (*n == MAX_PEERS)
-		die("more than %d peers", MAX_PEERS);
-	p[(*n)++] = (struct peer){ addr, port, acked };
-}
-
-/* Each peer's largest bytes_acked, into p; how many peers. */
-static int acked(int fd, struct peer *p)
+/* a connection's bytes_acked, if it is its peer's largest so far */
+static void note(const struct inet_diag_msg *msg, const struct rtattr *a, void *ctx)
 {
-	struct {
-		struct nlmsghdr nlh;
-		struct inet_diag_req_v2 r;
-	} req = {
-		.nlh = {
-			.nlmsg_len = sizeof(req),
-			.nlmsg_type = SOCK_DIAG_BY_FAMILY,
-			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
-		},
-		.r = {
-			.sdiag_family = AF_INET,
-			.sdiag_protocol = IPPROTO_TCP,
-			.idiag_ext = 1 << (INET_DIAG_INFO - 1),
-			.idiag_states = SS_STATES,
-		},
-	};
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	const size_t need = offsetof(struct tcp_info, tcpi_bytes_acked) +
 			    sizeof(((struct tcp_info *)0)->tcpi_bytes_acked);
-	long buf[8192];
-	struct inet_diag_msg *msg;
-	struct tcp_info *ti;
-	struct nlmsghdr *h;
-	struct rtattr *a;
-	int len, n = 0;
-	ssize_t got;
+	const struct tcp_info *ti = RTA_DATA(a);
+	struct peers *ps = ctx;
+	struct peer *p;
 
-	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
-		die("sock_diag: %s", strerror(errno));
-	for (;;) {
-		got = recv(fd, buf, sizeof(buf), 0);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			die("sock_diag: %s", got ? strerror(errno) : "no answer");
-		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, got); h = NLMSG_NEXT(h, got)) {
-			if (h->nlmsg_type == NLMSG_DONE)
-				return n;
-			if (h->nlmsg_type == NLMSG_ERROR)
-				die("sock_diag: the dump failed");
-			if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY)
-				continue;
-			msg = NLMSG_DATA(h);
-			len = h->nlmsg_len - NLMSG_LENGTH(sizeof(*msg));
-			for (a = (struct rtattr *)(msg + 1); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
-				if (a->rta_type != INET_DIAG_INFO || RTA_PAYLOAD(a) < need)
-					continue;
-				ti = RTA_DATA(a);
-				note(p, &n, msg->id.idiag_dst[0], msg->id.idiag_dport,
-				     ti->tcpi_bytes_acked);
-			}
+	if (RTA_PAYLOAD(a) < need)
+		return;
+	for (p = ps->p; p < ps->p + ps->n; p++)
+		if (p->addr == msg->id.idiag_dst[0] && p->port == msg->id.idiag_dport) {
+			if (ti->tcpi_bytes_acked > p->acked)
+				p->acked = ti->tcpi_bytes_acked;
+			return;
 		}
-	}
+	if (ps->n == MAX_PEERS)
+		die("more than %d peers", MAX_PEERS);
+	ps->p[ps->n++] = (struct peer){ msg->id.idiag_dst[0], msg->id.idiag_dport,
+					ti->tcpi_bytes_acked };
 }
 
 static unsigned long long boottime_ns(void)
@@ -188,9 +140,9 @@ int main(int argc, char **argv)
 	};
 	char tx_packets[128], tx_bytes[128], addr[INET_ADDRSTRLEN];
 	unsigned long long t0, now, ival_ns, k;
-	struct peer p[MAX_PEERS];
+	struct peers ps;
 	struct timespec due;
-	int fd = -1, n, i;
+	int fd = -1, i;
 	double ival;
 	char *end;
 
@@ -216,10 +168,12 @@ int main(int argc, char **argv)
 		       now / 10000000ULL % 100, sysfs_num(tx_packets), sysfs_num(tx_bytes),
 		       proc_sum("/proc/net/snmp", "Tcp:", retrans),
 		       proc_sum("/proc/net/netstat", "TcpExt:", events));
-		n = fd < 0 ? 0 : acked(fd, p);
-		for (i = 0; i < n; i++)
-			printf(" %s:%u %llu", inet_ntop(AF_INET, &p[i].addr, addr, sizeof(addr)),
-			       ntohs(p[i].port), p[i].acked);
+		ps.n = 0;
+		if (fd >= 0 && !tcp_diag(fd, AF_INET, INET_DIAG_INFO, note, &ps))
+			die("sock_diag: the dump failed");
+		for (i = 0; i < ps.n; i++)
+			printf(" %s:%u %llu", inet_ntop(AF_INET, &ps.p[i].addr, addr, sizeof(addr)),
+			       ntohs(ps.p[i].port), ps.p[i].acked);
 		putchar('\n');
 		if (fflush(stdout))
 			die("stdout: %s", strerror(errno));

@@ -17,12 +17,6 @@
 
 extern char *program_invocation_short_name;
 
-/*
- * The TCP states ss shows by default, as a sock_diag idiag_states mask: all
- * but SYN_RECV (3), TIME_WAIT (6), CLOSE (7) and LISTEN (10).
- */
-#define SS_STATES	((1U << 1) | (1U << 2) | (1U << 4) | (1U << 5) | (1U << 8) | \
-			 (1U << 9) | (1U << 11))
 
 static __attribute__((noreturn, format(printf, 1, 2), unused))
 void die(const char *fmt, ...)
