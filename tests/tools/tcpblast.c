@@ -71,6 +71,18 @@ static int sink(struct sockaddr_in sin)
 	return 0;
 }
 
+/* A TCP socket on congestion control CA. */
+static int ca_socket(const char *ca)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		die("socket: %s", strerror(errno));
+	if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, ca, strlen(ca)))
+		die("TCP_CONGESTION %s: %s", ca, strerror(errno));
+	return fd;
+}
+
 static int send_bytes(struct sockaddr_in sin, const char *bytes, const char *ca)
 {
 	unsigned long long left, t0, t1;
@@ -83,11 +95,7 @@ static int send_bytes(struct sockaddr_in sin, const char *bytes, const char *ca)
 	left = strtoull(bytes, &end, 10);
 	if (*end || !left)
 		die("bad byte count '%s'", bytes);
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		die("socket: %s", strerror(errno));
-	if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, ca, strlen(ca)))
-		die("TCP_CONGESTION %s: %s", ca, strerror(errno));
+	fd = ca_socket(ca);
 
 	t0 = mono_ns();
 	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
@@ -127,11 +135,7 @@ static int send_for(struct sockaddr_in sin, const char *secs, const char *ca)
 	s = strtol(secs, &end, 10);
 	if (*end || s <= 0)
 		die("bad seconds '%s'", secs);
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		die("socket: %s", strerror(errno));
-	if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, ca, strlen(ca)))
-		die("TCP_CONGESTION %s: %s", ca, strerror(errno));
+	fd = ca_socket(ca);
 
 	until = mono_ns() + s * 1000000000ULL;
 	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
