@@ -58,15 +58,13 @@ wmax: $(BUILD)/drill/model eval/wmax-report.sh
 	$(Q)./eval/wmax-report.sh $(BUILD)/drill/model docs/bench.md
 
 # BIC's design point (bench.sh --design): windows of 1,000 and 5,000
-# packets, each of BENCH_DESIGN_RUNS' run lists in a boot of its own, side
-# by side; eval/design-report.sh writes its section of docs/bench.md.
+# packets, each of BENCH_DESIGN_RUNS' run lists in a boot of its own,
+# BENCH_JOBS at a time; eval/design-report.sh writes its section of
+# docs/bench.md.
 # DESIGN_ENV passes settings to the guest (e.g. DP_SECS=60), DESIGN_ALGS
 # narrows the algorithms.  Five runs, as the matrix: a run costs the frames
 # it sends, which is what bounds the cells' lengths (docs/evaluation.md).
 BENCH_DESIGN_RUNS := 1 2 3 4 5
-design_boots = for r in $(BENCH_DESIGN_RUNS); do \
-		$(call bench_boot,d$$r,env BENCH_RUNS=$$r $(DESIGN_ENV),--design $(DESIGN_ALGS)) & \
-		pids="$$pids $$!"; done
 define design_report
 	$(call msg,REPORT,docs/bench.md (design point))
 	$(Q)./eval/design-report.sh $(BUILD)/bench-data docs/bench.md $(BENCH_ICOUNT)
@@ -75,26 +73,34 @@ endef
 design: $(call initrd,$(KGUEST)) eval/design-report.sh
 	$(call msg,VM,design point on $(KGUEST): runs $(BENCH_DESIGN_RUNS))
 	$(Q)rm -rf $(BUILD)/bench-data/d*
-	$(Q)pids=; $(design_boots); rc=0; for p in $$pids; do wait $$p || rc=1; done; exit $$rc
+	$(Q)$(MAKE) --no-print-directory -k -j$(BENCH_JOBS) $(addprefix bench-boot-d,$(BENCH_DESIGN_RUNS))
 	$(design_report)
 
 # The design point's runs in five boots, the matrix's in three more, the
-# per-ACK cost and make scale in one each, side by side (the longest
-# first): all under -icount, so sharing the host's two cores moves nothing.
-# No boot is much longer than the others, so none runs on alone at the end
-# with a core idle.
+# per-ACK cost and make scale in one each, BENCH_JOBS at a time, the
+# longest first, so that both cores stay busy to the end: all under
+# -icount, so sharing the host's two cores moves nothing.
 BENCH_MATRIX_RUNS := 1,2 3,4 5
+BENCH_JOBS	:= 4
 bench_boot = QEMU_ICOUNT=$(BENCH_ICOUNT) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/bench-$(1).log \
 	--out $(BUILD)/bench-data/$(1) --timeout 7200 -- $(2) tests/bench.sh $(3)
+BENCH_BOOTS = $(addprefix m,$(BENCH_MATRIX_RUNS)) $(addprefix d,$(BENCH_DESIGN_RUNS)) cost scale
+
+# One target a boot, for make -j to run BENCH_JOBS at a time.  A failed
+# scale boot is noted, not fatal: the other reports are still written.
+bench-boot-d%:
+	$(Q)$(call bench_boot,d$*,env BENCH_RUNS=$* $(DESIGN_ENV),--design $(DESIGN_ALGS))
+bench-boot-m%:
+	$(Q)$(call bench_boot,m$*,env BENCH_RUNS=$*)
+bench-boot-cost:
+	$(Q)$(call bench_boot,cost,,--cost)
+bench-boot-scale:
+	$(Q)$(scale_boot); echo $$? > $(BUILD)/scale-data.rc
 
 bench: $(call initrd,$(KGUEST)) eval/bench-report.sh eval/scale-report.sh eval/design-report.sh wmax
 	$(call msg,VM,bench on $(KGUEST): design point runs $(BENCH_DESIGN_RUNS); matrix runs $(BENCH_MATRIX_RUNS); the cost; scale $(SCALE_COUNTS))
 	$(Q)rm -rf $(BUILD)/bench-data $(BUILD)/scale-data $(BUILD)/scale-data.rc
-	$(Q)pids=; $(design_boots); for r in $(BENCH_MATRIX_RUNS); do \
-		$(call bench_boot,m$$r,env BENCH_RUNS=$$r) & pids="$$pids $$!"; done; \
-		$(call bench_boot,cost,,--cost) & pids="$$pids $$!"; \
-		($(scale_boot); echo $$? > $(BUILD)/scale-data.rc) & pids="$$pids $$!"; \
-		rc=0; for p in $$pids; do wait $$p || rc=1; done; exit $$rc
+	$(Q)$(MAKE) --no-print-directory -k -j$(BENCH_JOBS) $(addprefix bench-boot-,$(BENCH_BOOTS))
 	$(call msg,REPORT,docs/bench.md)
 	$(Q)./eval/bench-report.sh $(BUILD)/bench-data docs/bench.md $(BENCH_ICOUNT)
 	$(design_report)

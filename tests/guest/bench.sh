@@ -188,9 +188,9 @@ DP_MBIT=10 DP_RTT=1200 DP_QUEUE=100	# BDP 991 frames
 DP5_MBIT=20 DP5_RTT=3000 DP5_QUEUE=500	# BDP 4,953
 DP_RATE=${DP_MBIT}mbit DP5_RATE=${DP5_MBIT}mbit
 # Under TCG a run's cost is the frames it sends: RTTs times the BDP.
-DP_SECS=${DP_SECS:-48}		# 40 RTTs of the 1,000-frame path
+DP_SECS=${DP_SECS:-40}		# 33 RTTs of the 1,000-frame path
 DP5_SECS=${DP5_SECS:-60}	# 20 of the 5,000-frame one
-DP_PAIR_SECS=${DP_PAIR_SECS:-36}	# two flows: 30 RTTs of the longest
+DP_PAIR_SECS=${DP_PAIR_SECS:-30}	# two flows: 25 RTTs of the longest
 DP_APART=${DP_APART:-12}	# the second of two starts 10 RTTs late
 
 # dp_buffers: socket buffers for windows of 10,000 frames and more (the
