@@ -1,5 +1,5 @@
 #!/bin/bash
-# make bench, host side: the guest's raw numbers (tests/guest/bench.sh, one
+# make bench, host side: the guest's raw numbers (eval/guest/bench.sh, one
 # boot for the scenario matrix, one for the per-ACK cost) as markdown
 # tables, printed and written to a file meant to be committed.  Its own
 # sections replace those of the file; the others (make scale's) stay.
@@ -14,7 +14,7 @@ die() { echo "bench-report: $*" >&2; exit 1; }
 { [ $# -ge 2 ] && [ $# -le 3 ]; } || die "usage: bench-report.sh DATA_DIR OUT.md [ICOUNT]"
 data=$1 out=$2 icount=${3:-}
 tsvs=$(find "$data" \( -name bench-matrix.tsv -o -name bench-cost.tsv \) | sort)
-[ -n "$tsvs" ] || die "no bench-*.tsv below $data: did the guest run tests/bench.sh?"
+[ -n "$tsvs" ] || die "no bench-*.tsv below $data: did the guest run eval/bench.sh?"
 mkdir -p "$(dirname "$out")"
 STATS_AWK=$(cat "$(dirname "$0")/stats.awk")	# num, sortn, median
 MATRIX_TITLE="## Scenario matrix"
@@ -498,7 +498,7 @@ kept=$(others)
 {
 	echo "# Benchmarks"
 	echo
-	echo "Written by \`make bench\` (tests/guest/bench.sh in the guest, eval/bench-report.sh"
+	echo "Written by \`make bench\` (eval/guest/bench.sh in the guest, eval/bench-report.sh"
 	echo "on the host); rerun it rather than editing this file.  Absolute numbers are"
 	echo "those of an emulated machine: compare columns, not machines."
 	echo

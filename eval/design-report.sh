@@ -1,6 +1,6 @@
 #!/bin/bash
 # make design (and make bench), host side: BIC's design point as measured by
-# tests/guest/bench.sh --design, as its own section of docs/bench.md (in
+# eval/guest/bench.sh --design, as its own section of docs/bench.md (in
 # place of the one there, or after the rest) and printed as well.  Every
 # figure is computed here from the guest's samples (DIR/d*/design/*.link)
 # and bench-design.tsv, so a definition can be changed without a rerun.
@@ -21,7 +21,7 @@ else
 fi
 TITLE="## BIC's design point: windows of 1,000 and 5,000 packets"
 mapfile -t tsvs < <(find "$data" -name bench-design.tsv | sort)
-[ ${#tsvs[@]} -gt 0 ] || die "no bench-design.tsv below $data: did the guest run tests/bench.sh --design?"
+[ ${#tsvs[@]} -gt 0 ] || die "no bench-design.tsv below $data: did the guest run eval/bench.sh --design?"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 STATS_AWK=$(cat "$(dirname "$0")/stats.awk")	# num, sortn, median
@@ -315,7 +315,7 @@ apart=$(tsv1 all design apart)
 {
 	echo "$TITLE"
 	echo
-	echo "Written by \`make design\` and \`make bench\` (tests/guest/bench.sh --design in"
+	echo "Written by \`make design\` and \`make bench\` (eval/guest/bench.sh --design in"
 	echo "the guest, eval/design-report.sh on the host); rerun it rather than editing"
 	echo "this section.  Guest: $(tsv1 all design kernel) under QEMU"
 	echo "${icount:+-icount $icount, }$guest s of guest time in $boots boots, $runs runs a cell."

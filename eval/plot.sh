@@ -1,5 +1,5 @@
 #!/bin/bash
-# make plots, host side: turn the guest's traces (tests/guest/plots.sh) into
+# make plots, host side: turn the guest's traces (eval/guest/plots.sh) into
 # cwnd-over-time PNGs, one per run, one figure stacking every algorithm on
 # the plain link, and one comparing the two undo rules under reordering.
 #
@@ -17,7 +17,7 @@ here=$(dirname "$(realpath "$0")")
 # shellcheck source=../tests/guest/lib_trace.sh
 . "$here/../tests/guest/lib_trace.sh"
 
-[ -s "$data/runs.tsv" ] || die "no $data/runs.tsv: did the guest run tests/plots.sh?"
+[ -s "$data/runs.tsv" ] || die "no $data/runs.tsv: did the guest run eval/plots.sh?"
 command -v gnuplot >/dev/null || die "gnuplot not installed (make deps)"
 dat=$out/data
 rm -rf "$dat"

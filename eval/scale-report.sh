@@ -1,6 +1,6 @@
 #!/bin/bash
 # make scale and make bench, host side: the guest's raw numbers
-# (tests/guest/scale.sh) as the "ccctl at scale" section of docs/bench.md,
+# (eval/guest/scale.sh) as the "ccctl at scale" section of docs/bench.md,
 # in place of the one there (or after the rest), printed as well.
 #
 # usage: scale-report.sh DATA_DIR OUT.md [ICOUNT]
@@ -14,7 +14,7 @@ die() { echo "scale-report: $*" >&2; exit 1; }
 data=$1 out=$2 icount=${3:-}
 tsv=$data/scale.tsv metafile=$data/scale-meta.tsv
 if [ ! -s "$tsv" ] || [ ! -s "$metafile" ]; then
-	die "no $tsv or $metafile: did the guest run tests/scale.sh?"
+	die "no $tsv or $metafile: did the guest run eval/scale.sh?"
 fi
 TITLE="## ccctl at scale"
 
@@ -112,7 +112,7 @@ section() {
 		clock="QEMU -icount $icount: $ns_per_insn ns of guest time per emulated instruction, so 1 ms is $((1000000 / ns_per_insn)) instructions"
 	echo "$TITLE"
 	echo
-	echo "Written by \`make scale\` and \`make bench\` (tests/guest/scale.sh in the guest,"
+	echo "Written by \`make scale\` and \`make bench\` (eval/guest/scale.sh in the guest,"
 	echo "eval/scale-report.sh on the host)."
 	echo "Guest: ${meta[kernel]:-?} on ${meta[cpu]:-?}, 1 vCPU, 1 GiB;"
 	echo "guest clock: $clock."

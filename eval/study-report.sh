@@ -1,5 +1,5 @@
 #!/bin/bash
-# make study, host side: the guest's one row per run (tests/guest/study.sh)
+# make study, host side: the guest's one row per run (eval/guest/study.sh)
 # as medians with their min-max over the runs of each point, in markdown
 # tables written to a file meant to be committed, and the figures (gnuplot,
 # eval/study.gp) into a build folder.  tests/unit/test_study_report.sh runs
@@ -16,7 +16,7 @@ die() { echo "study-report: $*" >&2; exit 1; }
 data=$1 out=$2 plots=$3 icount=${4:-}
 here=$(dirname "$(realpath "$0")")
 tsv=$data/study.tsv
-[ -s "$tsv" ] || die "no $tsv: did the guest run tests/study.sh?"
+[ -s "$tsv" ] || die "no $tsv: did the guest run eval/study.sh?"
 command -v gnuplot >/dev/null || die "gnuplot not installed (vm-image/host-deps.sh installs it)"
 mkdir -p "$plots" "$(dirname "$out")"
 
@@ -320,7 +320,7 @@ busiest=$(awk '$6 == "cpu" { if ($10 > m) m = $10 } END { printf "%.0f", 100 * m
 cat <<EOF
 # BIC's undo rules side by side: reordering and spurious timeouts, with data
 
-Written by \`make study\` (tests/guest/study.sh in the guest,
+Written by \`make study\` (eval/guest/study.sh in the guest,
 eval/study-report.sh on the host); rerun it rather than editing this file.
 The figures are in \`$plots/\`, written by the same run (\`make study\`
 regenerates them; they are not committed).
@@ -370,7 +370,7 @@ that stalls for longer than the RTO and then delivers everything
     on an undisturbed path; the RTT samples of ACKs a stall held raise
     it), so that they fire it and the ACKs let go show it spurious; the
     stall tables set the RTOs beside the stalls.  Why a
-    plug and not netem's slot, a delay or tbf change: tests/guest/study.sh.
+    plug and not netem's slot, a delay or tbf change: eval/guest/study.sh.
     Points (LEN:GAP): $(for p in $(points stall); do printf '%s, ' "$(label stall "$p")"; done | sed 's/, $//').
 - Runs: iperf3 flows of ${secs} s, ${runs} runs per point, the algorithms
   alternating run by run in one boot.  Tables give the median and, in
@@ -390,7 +390,7 @@ that stalls for longer than the RTO and then delivers everything
     rebuilt from the trace for all alike by BIC's rule (at each congestion
     event it becomes the cwnd then, or 1843/2048 of it when below the old
     Wmax, and an RTO clears it; no undo touches it; for cubic it is that
-    rule's Wmax, not cubic's own); \`tests/guest/study-wmax.sh\` checks it
+    rule's Wmax, not cubic's own); \`eval/guest/study-wmax.sh\` checks it
     against bictrace.  Queueing delay is the smoothed RTT less the path's
     ${base_ms} ms.
   - time to recover, per undo: from the undo to the first tcp_probe sample

@@ -2,7 +2,9 @@
 #
 # Evaluation, each in guests of its own: make model (random ccctl
 # operations against a model), plots, bench, scale and study, whose reports
-# the host writes into docs/ and build/.
+# the host writes into docs/ and build/.  The guest side of each is
+# eval/guest/NAME.sh, run as eval/NAME.sh from /opt/bic (mk/guest.mk); the
+# host side is beside it in eval/.
 
 .PHONY: model plots bench scale wmax design study
 
@@ -20,7 +22,7 @@ plots: $(call initrd,$(KGUEST)) eval/plot.sh eval/cwnd.gp
 	$(call msg,VM,plots on $(KGUEST))
 	$(Q)rm -rf $(BUILD)/plots-data
 	$(Q)$(call RUN_VM,$(KGUEST)) --log $(BUILD)/plots.log --out $(BUILD)/plots-data \
-		-- tests/plots.sh
+		-- eval/plots.sh
 	$(call msg,PLOT,$(BUILD)/plots)
 	$(Q)./eval/plot.sh $(BUILD)/plots-data $(BUILD)/plots
 
@@ -31,13 +33,13 @@ BENCH_ICOUNT	:= shift=3,sleep=off
 
 # ccctl at scale: migrate, swap and list with SCALE_COUNTS established
 # connections, in a boot of its own under the same -icount
-# (tests/guest/scale.sh); eval/scale-report.sh writes its section of
+# (eval/guest/scale.sh); eval/scale-report.sh writes its section of
 # docs/bench.md, in place of the one there (bench-report.sh keeps the
 # sections it does not write), so that a scale run that fails (see
-# tests/guest/scale.sh) leaves the last one as it was.
+# eval/guest/scale.sh) leaves the last one as it was.
 
 scale_boot = QEMU_ICOUNT=$(BENCH_ICOUNT) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/scale.log \
-	--out $(BUILD)/scale-data --timeout 3600 -- tests/scale.sh $(SCALE_COUNTS)
+	--out $(BUILD)/scale-data --timeout 3600 -- eval/scale.sh $(SCALE_COUNTS)
 define scale_report
 	$(call msg,REPORT,docs/bench.md (scale))
 	$(Q)./eval/scale-report.sh $(BUILD)/scale-data docs/bench.md $(BENCH_ICOUNT)
@@ -83,7 +85,7 @@ design: $(call initrd,$(KGUEST)) eval/design-report.sh
 BENCH_MATRIX_RUNS := 1,2 3,4 5
 BENCH_JOBS	:= 4
 bench_boot = QEMU_ICOUNT=$(BENCH_ICOUNT) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/bench-$(1).log \
-	--out $(BUILD)/bench-data/$(1) --timeout 7200 -- $(2) tests/bench.sh $(3)
+	--out $(BUILD)/bench-data/$(1) --timeout 7200 -- $(2) eval/bench.sh $(3)
 BENCH_BOOTS = $(addprefix m,$(BENCH_MATRIX_RUNS)) $(addprefix d,$(BENCH_DESIGN_RUNS)) cost scale
 
 # One target a boot, for make -j to run BENCH_JOBS at a time.  A failed
@@ -139,7 +141,7 @@ study: $(call initrd,$(KGUEST)) eval/study-report.sh eval/study.gp eval/study-ti
 		mkdir -p $(STUDY_DATA)/part-$$q; \
 		QEMU_ICOUNT=$(STUDY_ICOUNT) ./eval/study-timed.sh $(STUDY_DATA)/part-$$q/host-points.txt \
 			$(call RUN_VM,$(KGUEST)) --log $(BUILD)/study-$$q.log --out $(STUDY_DATA)/part-$$q \
-			--timeout 7200 -- env $(STUDY_ENV) STUDY_QUEUES=$$q tests/study.sh & pids="$$pids $$!"; \
+			--timeout 7200 -- env $(STUDY_ENV) STUDY_QUEUES=$$q eval/study.sh & pids="$$pids $$!"; \
 		done; rc=0; for p in $$pids; do wait $$p || rc=1; done; [ $$rc -eq 0 ] && \
 		./eval/study-merge.sh $(STUDY_DATA) $$(($$(date +%s) - s)) $(STUDY_PARTS)
 	$(call msg,REPORT,$(STUDY_MD) $(STUDY_PLOTS))

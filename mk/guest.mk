@@ -1,20 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The guests: the tree every guest shares (made by make install-exec, plus
-# what only the tests use), each kernel's own tree and initramfs, and the
-# targets that boot them: vm-test, test, demo, soak.
+# what only the tests and the evaluation use), each kernel's own tree and
+# initramfs, and the targets that boot them: vm-test, test, demo, soak.
 
 .PHONY: initramfs vm-test test-build test test-latest demo soak
 
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
+# The evaluation's guest sides (make plots, bench, scale, study: mk/eval.mk;
+# seedpath.sh and study-wmax.sh by hand, through GUEST_CMD), in
+# /opt/bic/eval beside /opt/bic/tests, whose libraries they source.
+GUEST_EVAL	:= $(wildcard eval/guest/*.sh)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
 # --- the tree every guest shares ---------------------------------------------
 # The programs and BPF objects are what make install-exec puts under
 # DESTDIR=$(GUEST) with PREFIX=/usr (ccctl and bictrace in /usr/sbin,
 # bpf-bic-apply in /usr/lib/bpf-bic), the objects in /opt/bic/bpf, where
-# the tests look for them.  What only the tests use, and install must not
-# ship, is copied beside them.
+# the tests look for them.  What only the tests and the evaluation use,
+# and install must not ship, is copied beside them.
 GUEST_TEST_BINS	:= $(BUILD)/loader/ccctl-faults $(BUILD)/drill/ackdrill $(BUILD)/tests/tcphold \
 		   $(BUILD)/tests/tcpblast $(BUILD)/tests/ackcost $(BUILD)/tests/runstat \
 		   $(BUILD)/tests/nshold $(BUILD)/tests/ccobserve $(BUILD)/tests/linkmon
@@ -22,7 +26,7 @@ GUEST_TEST_BINS	:= $(BUILD)/loader/ccctl-faults $(BUILD)/drill/ackdrill $(BUILD)
 MODEL_PARTS	:= $(wildcard tests/guest/model/*.sh)
 
 $(GUEST)/.done: $(call install_exec_files,$(BUILD)/loader) $(BPF_TEST_OBJS) $(GUEST_TEST_BINS) \
-		$(GUEST_TESTS) $(MODEL_PARTS) $(DRILL_SCRIPTS) $(DRILL_EXPECT) $(DRILL_WMAX_SCRIPTS) \
+		$(GUEST_TESTS) $(GUEST_EVAL) $(MODEL_PARTS) $(DRILL_SCRIPTS) $(DRILL_EXPECT) $(DRILL_WMAX_SCRIPTS) \
 		$(DRILL_WMAX_EXPECT)
 	$(call msg,GUEST,$(GUEST))
 	$(Q)rm -rf $(GUEST)
@@ -32,6 +36,7 @@ $(GUEST)/.done: $(call install_exec_files,$(BUILD)/loader) $(BPF_TEST_OBJS) $(GU
 	$(Q)cp $(GUEST_TEST_BINS) $(GUEST)/usr/sbin/
 	$(Q)cp $(BPF_TEST_OBJS) $(GUEST)/opt/bic/bpf/test/
 	$(Q)cp $(GUEST_TESTS) $(GUEST)/opt/bic/tests/
+	$(Q)mkdir -p $(GUEST)/opt/bic/eval && cp $(GUEST_EVAL) $(GUEST)/opt/bic/eval/
 	$(Q)mkdir -p $(GUEST)/opt/bic/tests/model && cp $(MODEL_PARTS) $(GUEST)/opt/bic/tests/model/
 	$(Q)cp $(DRILL_SCRIPTS) $(GUEST)/opt/bic/drill/
 	$(Q)cp $(BUILD)/drill/expect/*.csv $(GUEST)/opt/bic/drill/expect/

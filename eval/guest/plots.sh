@@ -9,8 +9,12 @@
 #   reorder	same link, 100-packet queue, 2% reordering: spurious
 #		losses and undos, the 2.6.11 undo against the fixed one
 set -uo pipefail
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_trace.sh"
+# The tests' libraries, from their one place: tests/guest, in the guest
+# /opt/bic/tests beside this /opt/bic/eval (mk/guest.mk).
+# shellcheck source=../../tests/guest/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
+# shellcheck source=../../tests/guest/lib_trace.sh
+. "$(dirname "$0")/../tests/lib_trace.sh"
 
 : > "$RESULTS"
 modules_up

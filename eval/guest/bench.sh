@@ -16,8 +16,12 @@
 #				5,000 packets (default: bpf_bic bic cubic
 #				bbr reno), runs as BENCH_RUNS
 set -uo pipefail
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_trace.sh"
+# The tests' libraries, from their one place: tests/guest, in the guest
+# /opt/bic/tests beside this /opt/bic/eval (mk/guest.mk).
+# shellcheck source=../../tests/guest/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
+# shellcheck source=../../tests/guest/lib_trace.sh
+. "$(dirname "$0")/../tests/lib_trace.sh"
 
 ALGS=(bpf_bic bic_ref cubic reno)
 mode=matrix

@@ -71,8 +71,12 @@
 #   STUDY_QUICK=1	one point per family, single only: reorder 2% and
 #		stall 1:2 on the 41-packet queue, 2 runs (unless STUDY_RUNS)
 set -uo pipefail
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_trace.sh"
+# The tests' libraries, from their one place: tests/guest, in the guest
+# /opt/bic/tests beside this /opt/bic/eval (mk/guest.mk).
+# shellcheck source=../../tests/guest/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
+# shellcheck source=../../tests/guest/lib_trace.sh
+. "$(dirname "$0")/../tests/lib_trace.sh"
 
 if [ "${STUDY_QUICK:-0}" = 1 ]; then
 	: "${STUDY_RATES:=2}" "${STUDY_STALLS:=1:2}" "${STUDY_QUEUES:=41}" "${STUDY_KINDS:=single}"
@@ -163,7 +167,7 @@ bpf_undos() {
 # peak.  Wmax is rebuilt as BIC keeps last_max_cwnd, the same in all three
 # BIC algorithms: at each event it becomes that cwnd, or cwnd * (1024 + 819) /
 # 2048 if that is below the old Wmax (fast convergence); entering Loss (an
-# RTO) resets it to 0; no undo touches it (tests/study-wmax.sh checks it
+# RTO) resets it to 0; no undo touches it (eval/guest/study-wmax.sh checks it
 # against bictrace), except bpf_bic_restore's (RESTORE=1), whose undo puts
 # back the Wmax the event undone found.  "Above Wmax" counts time with cwnd > Wmax > 0: BIC
 # past its binary search, in max probing.  (For cubic the same rule gives
@@ -460,7 +464,7 @@ row() {
 	echo "$*" >> "$TSV"
 }
 
-# tests/study-wmax.sh takes the functions above and nothing more.
+# eval/guest/study-wmax.sh takes the functions above and nothing more.
 [ -n "${STUDY_LIB:-}" ] && return 0
 
 # point_mark WORDS: a console line the host dates as it arrives

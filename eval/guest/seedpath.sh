@@ -12,8 +12,12 @@
 #
 # usage: seedpath.sh	(SEED_ORDER, SEED_PROBE, SEED_SECS from the environment)
 set -uo pipefail
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_trace.sh"
+# The tests' libraries, from their one place: tests/guest, in the guest
+# /opt/bic/tests beside this /opt/bic/eval (mk/guest.mk).
+# shellcheck source=../../tests/guest/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
+# shellcheck source=../../tests/guest/lib_trace.sh
+. "$(dirname "$0")/../tests/lib_trace.sh"
 
 order=${SEED_ORDER:-bpf_bic,bic_ref,bic_ref,bpf_bic}
 read -ra order <<<"${order//,/ }"	# commas pass through a kernel command line

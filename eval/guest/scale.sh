@@ -29,7 +29,10 @@
 #
 # usage: scale.sh [N...]	(default: 0 100 1000 5000, ascending)
 set -uo pipefail
-. "$(dirname "$0")/lib.sh"
+# The tests' library, from its one place: tests/guest, in the guest
+# /opt/bic/tests beside this /opt/bic/eval (mk/guest.mk).
+# shellcheck source=../../tests/guest/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 
 COUNTS=(0 100 1000 5000)
 [ $# -gt 0 ] && COUNTS=("$@")

@@ -1,5 +1,5 @@
 #!/bin/bash
-# A check of make study's rebuilt Wmax (tests/guest/study.sh flow_metrics):
+# A check of make study's rebuilt Wmax (eval/guest/study.sh flow_metrics):
 # flows of both BPF variants over a reordering path traced by tcp_probe and
 # by bictrace at once.  At every ssthresh call bictrace records the cwnd
 # BIC was asked with and the last_max_cwnd it left, which the congestion
@@ -7,8 +7,12 @@
 #
 # usage: study-wmax.sh [REORDER% [QUEUE [SECS]]]
 set -uo pipefail
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_trace.sh"
+# The tests' libraries, from their one place: tests/guest, in the guest
+# /opt/bic/tests beside this /opt/bic/eval (mk/guest.mk).
+# shellcheck source=../../tests/guest/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
+# shellcheck source=../../tests/guest/lib_trace.sh
+. "$(dirname "$0")/../tests/lib_trace.sh"
 # study.sh's functions, flow_metrics among them; nothing of its matrix.
 # shellcheck source=study.sh
 STUDY_LIB=1 . "$(dirname "$0")/study.sh"
