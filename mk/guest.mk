@@ -8,8 +8,9 @@
 
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
 # The evaluation's guest sides (make plots, bench, scale, study: mk/eval.mk;
-# seedpath.sh and study-wmax.sh by hand, through GUEST_CMD), in
-# /opt/bic/eval beside /opt/bic/tests, whose libraries they source.
+# seedpath.sh and study-wmax.sh by hand, through GUEST_CMD) and make demo's,
+# none of them a test, in /opt/bic/eval beside /opt/bic/tests, whose
+# libraries they source.
 GUEST_EVAL	:= $(wildcard eval/guest/*.sh)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 
@@ -118,9 +119,12 @@ test-latest:
 		echo "latest lane: $$(sed -n 's/^KPKG_\(latest-[a-z-]*\)[[:space:]]*:= /\1 /p' \
 			$(LATEST_MK) | paste -sd' ' | sed 's/ \(latest-\)/, \1/g')"; exit $$rc
 
+# make demo: bpf_bic registered as a user would and one traced flow, on the
+# first of KERNELS, into build/demo.  Its guest side (eval/guest/demo.sh)
+# shows a run, as make plots does, and is none of the suite's tests.
 demo: $(call initrd,$(KGUEST))
 	$(call msg,VM,demo on $(KGUEST))
-	$(Q)$(call RUN_VM,$(KGUEST)) --log $(BUILD)/demo.log --out $(BUILD)/demo -- tests/demo.sh
+	$(Q)$(call RUN_VM,$(KGUEST)) --log $(BUILD)/demo.log --out $(BUILD)/demo -- eval/demo.sh
 
 # t_57_soak alone, for SOAK_SECS of churn under flows (make test runs it for
 # SOAK_SECS_K), in one guest on the first of KERNELS: a soak wants the

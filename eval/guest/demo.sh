@@ -3,7 +3,10 @@
 # 1 Mbit / 100 ms path, and summarise what the algorithm did.  The trace and
 # iperf3's report come back to the host in build/demo/.
 set -uo pipefail
-. "$(dirname "$0")/lib.sh"
+# The tests' library, from its one place: tests/guest, in the guest
+# /opt/bic/tests beside this /opt/bic/eval (mk/guest.mk).
+# shellcheck source=../../tests/guest/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 
 : > "$RESULTS"
 modules_up
