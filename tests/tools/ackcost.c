@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ackcost PORT: time every tcp_ack() call on connections to remote PORT
- * (bpf/ackcost.bpf.c) from when it prints "ready" until SIGINT or SIGTERM,
- * then print one line:
+ * (eval/bpf/ackcost.bpf.c) from when it prints "ready" until SIGINT or
+ * SIGTERM, then print one line:
  *	"calls N median_ns M p10_ns A p90_ns B mean_ns X"
  * Runs only in the test guest.  Errors are one line on stderr and exit 1.
  */
