@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reno as a BPF tcp_congestion_ops, for make bench only: every op is the
- * kernel's own Reno called as a kfunc, so against the native reno the
- * difference is what entering BPF costs, one trampoline per op the kernel
- * calls.  -DRENO_ACKED=1 adds a pkts_acked that does nothing, as a second
- * entry per ACK (bpf_bic has two: cong_avoid and pkts_acked).
+ * Reno as a BPF tcp_congestion_ops: every op is the kernel's own Reno
+ * called as a kfunc.  t_84 registers it under many names; make bench
+ * registers it as it is, so that against the native reno the difference
+ * is what entering BPF costs, one trampoline per op the kernel calls.
+ * -DRENO_ACKED=1 (make bench's too) adds a pkts_acked that does nothing,
+ * as a second entry per ACK (bpf_bic has two: cong_avoid and pkts_acked).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

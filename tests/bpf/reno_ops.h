@@ -2,9 +2,10 @@
 /*
  * The kernel's own Reno, op by op, as struct_ops programs that call it
  * through its kfuncs (6.0+): for objects whose tcp_congestion_ops is not
- * the point, make bench's price of entering BPF (reno.bpf.c) and t_83's
- * test objects.  RENO_SSTHRESH(prog) defines the program prog, which
- * answers as tcp_reno_ssthresh() does, and so on for the other two.
+ * the point, the tests' (t_83's objects, reno.bpf.c) and make bench's
+ * price of entering BPF (reno.bpf.c and its -DRENO_ACKED=1 form).
+ * RENO_SSTHRESH(prog) defines the program prog, which answers as
+ * tcp_reno_ssthresh() does, and so on for the other two.
  */
 #ifndef __RENO_OPS_H
 #define __RENO_OPS_H
