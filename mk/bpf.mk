@@ -23,7 +23,7 @@ BPF_TRACE_OBJS	:= $(addprefix $(BUILD)/bpf/trace/,$(BIC_OBJS)) \
 		   $(addprefix $(BUILD)/bpf/trace/nolink/,$(BIC_OBJS))
 # What the guest gets beside those, in build/bpf/test (/opt/bic/bpf/test),
 # never shipped: the tests' objects (badname.bpf.o and tests/bpf's) and
-# make bench's.
+# make bench's (eval/bpf).
 BPF_TEST_OBJS	:= $(BUILD)/bpf/test/badname.bpf.o \
 		   $(patsubst tests/bpf/%.c,$(BUILD)/bpf/test/%.o,$(wildcard tests/bpf/*.bpf.c))
 BPF_BENCH_OBJS	:= $(BUILD)/bpf/test/reno_acked.bpf.o $(BUILD)/bpf/test/bic_1e.bpf.o
@@ -69,17 +69,17 @@ $(BUILD)/bpf/test/%.bpf.o: tests/bpf/%.bpf.c $(BPF_DEPS) $(wildcard tests/bpf/*.
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-# For make bench only: BIC entering BPF once per ACK instead of twice (not
-# exact, which the bench shows), and the tests' Reno through BPF with a
-# second entry per ACK.
+# For make bench only (eval/bpf): BIC entering BPF once per ACK instead of
+# twice (not exact, which the bench shows), and Reno through BPF with a
+# second entry per ACK, from the tests' reno_ops.h.
 $(BUILD)/bpf/test/bic_1e.bpf.o: bpf/bic.bpf.c $(BPF_DEPS)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -DBIC_ONE_ENTRY=1 \
 		-DBIC_CA_NAME='"bpf_bic_1e"' -c $< -o $@
 
-$(BUILD)/bpf/test/reno_acked.bpf.o: tests/bpf/reno.bpf.c $(BPF_DEPS) tests/bpf/reno_ops.h
+$(BUILD)/bpf/test/reno_acked.bpf.o: eval/bpf/reno_acked.bpf.c $(BPF_DEPS) tests/bpf/reno_ops.h
 	$(call msg,BPF,$@)
-	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -DRENO_ACKED=1 -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -Itests/bpf -c $< -o $@
 
 $(BUILD)/bpf/migrate.bpf.o $(BUILD)/bpf/assign.bpf.o: $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BPF_DEPS)
 	$(call msg,BPF,$@)

@@ -3,7 +3,7 @@
  * The kernel's own Reno, op by op, as struct_ops programs that call it
  * through its kfuncs (6.0+): for objects whose tcp_congestion_ops is not
  * the point, the tests' (t_83's objects, reno.bpf.c) and make bench's
- * price of entering BPF (reno.bpf.c and its -DRENO_ACKED=1 form).
+ * price of entering BPF (reno.bpf.c, eval/bpf/reno_acked.bpf.c).
  * RENO_SSTHRESH(prog) defines the program prog, which answers as
  * tcp_reno_ssthresh() does, and so on for the other two.
  */
