@@ -48,14 +48,13 @@ _Static_assert(!(BIC_LEGACY_UNDO && BIC_RESTORE_UNDO), "one undo rule per object
 #endif
 
 /*
- * An experiment for make bench, never registered otherwise: the delayed-ACK
- * estimate updated from cong_avoid, so that an ACK enters BPF once instead
- * of twice.  The drill scripts show it is not the kernel's BIC (the kernel
- * calls pkts_acked on ACKs cong_avoid never sees, and before the ACK can
- * move the socket out of recovery).
+ * A source that includes this one to build a variant of it (make bench's
+ * eval/bpf/bic_1e.bpf.c) sets BIC_OWN_OPS to 1 and brings its own
+ * cong_avoid program, pkts_acked if any, and ops table; the rest, and
+ * bic_cong_avoid(), are this file's.
  */
-#ifndef BIC_ONE_ENTRY
-#define BIC_ONE_ENTRY 0
+#ifndef BIC_OWN_OPS
+#define BIC_OWN_OPS 0
 #endif
 
 /* tcp_congestion_ops.name is char[TCP_CA_NAME_MAX], NUL included. */
@@ -146,14 +145,11 @@ static __always_inline void bic_grow(struct sock *sk, struct bic_priv *p, __u32 
 	tcp_cong_avoid_ai(tp, p->bic.cnt, acked);
 }
 
-SEC("struct_ops")
-void BPF_PROG(bpf_bic_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
+/* cong_avoid's work on each ACK. */
+static __always_inline void bic_cong_avoid(struct sock *sk, struct bic_priv *p, __u32 acked)
 {
-	struct bic_priv *p = inet_csk_ca(sk);
 	__u32 cwnd;
 
-	if (BIC_ONE_ENTRY && inet_csk_ca_state(sk) == TCP_CA_Open)
-		bic_acked(&p->bic, acked);
 	if (!tcp_is_cwnd_limited(sk))
 		return;
 
@@ -168,6 +164,14 @@ void BPF_PROG(bpf_bic_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 	p->traced_cwnd = cwnd;
 	bic_emit(sk, p, BIC_EV_CWND, 0);
 }
+
+#if !BIC_OWN_OPS
+SEC("struct_ops")
+void BPF_PROG(bpf_bic_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
+{
+	bic_cong_avoid(sk, inet_csk_ca(sk), acked);
+}
+#endif
 
 SEC("struct_ops")
 __u32 BPF_PROG(bpf_bic_ssthresh, struct sock *sk)
@@ -234,7 +238,7 @@ __u32 BPF_PROG(bpf_bic_undo_cwnd, struct sock *sk)
 	return ret;
 }
 
-#if !BIC_ONE_ENTRY
+#if !BIC_OWN_OPS
 SEC("struct_ops")
 void BPF_PROG(bpf_bic_pkts_acked, struct sock *sk, const struct ack_sample *sample)
 {
@@ -246,7 +250,6 @@ void BPF_PROG(bpf_bic_pkts_acked, struct sock *sk, const struct ack_sample *samp
 
 	bic_acked(&p->bic, sample->pkts_acked);
 }
-#endif
 
 /*
  * Since 6.4 a struct_ops map is registered through a link (BPF_F_LINK), which
@@ -264,8 +267,7 @@ struct tcp_congestion_ops bic_ops = {
 	.cong_avoid	= (void *)bpf_bic_cong_avoid,
 	.set_state	= (void *)bpf_bic_set_state,
 	.undo_cwnd	= (void *)bpf_bic_undo_cwnd,
-#if !BIC_ONE_ENTRY
 	.pkts_acked	= (void *)bpf_bic_pkts_acked,
-#endif
 	.name		= BIC_CA_NAME,
 };
+#endif /* !BIC_OWN_OPS */
