@@ -416,7 +416,7 @@ cost_section() {
 		echo "The path's own run-to-run noise hides differences of a few dozen"
 		echo "instructions per ACK.  tcp_ack() is where an ACK meets the congestion"
 		echo "control (pkts_acked while the retransmit queue is cleaned, cong_avoid from"
-		echo "tcp_cong_control), so ackcost (fentry and fexit on tcp_ack, bpf/ackcost.bpf.c)"
+		echo "tcp_cong_control), so ackcost (fentry and fexit on tcp_ack, eval/bpf/ackcost.bpf.c)"
 		echo "times each of its calls on the sender's connection, in ${v[all|cost|ack_bytes]:-?}-byte"
 		echo "transfers, ${v[all|cost|ack_rounds]:-?} rounds.  ACKs that arrive while the sender holds its"
 		echo "socket wait in the backlog and are coalesced, so tcp_ack() ran about once"
