@@ -1,8 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
-/* BTF lookups: a struct's member, a data section's variable. */
+/* BTF lookups: the kernel's BTF, a struct's member, a data section's variable. */
 #include <errno.h>
 #include <string.h>
 #include "btf_util.h"
+
+const struct btf *vmlinux_btf(void)
+{
+	static struct btf *vmlinux;
+	static int err;
+
+	if (!vmlinux && !err) {
+		vmlinux = btf__load_vmlinux_btf();
+		if (!vmlinux)
+			err = errno;
+	}
+	if (!vmlinux)
+		errno = err;
+	return vmlinux;
+}
 
 const struct btf_member *btf_member_by_name(const struct btf *btf, const struct btf_type *t,
 					    const char *name)

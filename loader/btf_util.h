@@ -6,6 +6,14 @@
 #include <stdbool.h>
 #include <bpf/btf.h>
 
+/*
+ * The running kernel's BTF, read once per run and kept until the run ends
+ * (NULL, errno set, if it cannot be read).  Reading and indexing it is
+ * most of a command's time under emulation, and libbpf reads it once more
+ * inside every load that needs it, where ccctl cannot hand it over.
+ */
+const struct btf *vmlinux_btf(void);
+
 /* The member of struct t called name, or NULL. */
 const struct btf_member *btf_member_by_name(const struct btf *btf, const struct btf_type *t,
 					    const char *name);

@@ -2,93 +2,80 @@
 /*
  * Kernel feature probes for ccctl.
  *
- * struct_ops links: a struct_ops map for tcp_congestion_ops is created with
- * BPF_F_LINK and closed again.  Kernels before 6.4 refuse any map flag on a
- * struct_ops map (EINVAL); later ones create it.  An empty map registers
- * nothing: only a value written to it, or a link made from it, would.
+ * struct_ops links: the kernel is asked to create a struct_ops map of a
+ * value type it has none of, once without and once with BPF_F_LINK.  A
+ * struct_ops map's flags are checked before its value type is looked up
+ * (map_alloc_check, then map_alloc): a kernel that takes the flag refuses
+ * the type (ENOTSUPP), one before 6.4 refuses the flag (EINVAL).  The map
+ * is never created, and no BTF is read: libbpf reads the kernel's BTF
+ * again in every load, and a read is most of a register under emulation.
  *
  * In-place update: the kernel's struct bpf_struct_ops gained its update()
  * callback, which BPF_LINK_UPDATE of a struct_ops link calls, in the same
- * release.  Its BTF says whether the running kernel has it.
+ * release.  Its BTF says whether the running kernel has it; only swap and
+ * features ask.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
-#include <bpf/libbpf.h>
 #include "btf_util.h"
 #include "kfeatures.h"
 
-/* An empty struct_ops map for tcp_congestion_ops with these flags; an fd or -errno. */
-static int create_ops_map(__s32 value_id, __u32 value_size, int btf_fd, __u32 flags)
+/* The kernel's "operation not supported" (include/linux/errno.h), not ENOTSUP. */
+#define KERNEL_ENOTSUPP	524
+
+/* No BTF has this many types (BTF_MAX_TYPE is 2^20 - 1): no struct_ops's value. */
+#define NO_VALUE_TYPE	UINT32_MAX
+
+/* What creating a struct_ops map of no known value type with these flags says. */
+static int refuse_ops_map(__u32 flags)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts,
-		    .btf_fd = btf_fd,
-		    .btf_vmlinux_value_type_id = value_id,
+		    .btf_vmlinux_value_type_id = NO_VALUE_TYPE,
 		    .map_flags = flags);
 	int fd;
 
-	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "ccctl_probe", sizeof(__u32), value_size, 1,
-			    &opts);
+	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "ccctl_probe", sizeof(__u32), sizeof(__u32),
+			    1, &opts);
 	if (fd < 0)
 		return -errno;
 	close(fd);
 	return 0;
 }
 
-static int probe_struct_ops_link(const struct btf *vmlinux, bool *has)
+static int probe_struct_ops_link(bool *has)
 {
-	struct btf *prog_btf;
-	__s32 id;
-	__s64 size;
 	int err;
 
-	id = btf__find_by_name_kind(vmlinux, "bpf_struct_ops_tcp_congestion_ops",
-				    BTF_KIND_STRUCT);
-	if (id < 0)
-		return -ENOENT;
-	size = btf__resolve_size(vmlinux, id);
-	if (size <= 0)
-		return -EINVAL;
-
-	/* The kernel wants the BTF of a program object beside any struct_ops map. */
-	prog_btf = btf__new_empty();
-	if (!prog_btf)
-		return -errno;
-	err = btf__add_int(prog_btf, "int", 4, BTF_INT_SIGNED);
-	if (err > 0)
-		err = btf__load_into_kernel(prog_btf);
-
 	/*
-	 * The same map without the flag must be created, or an EINVAL below
-	 * would say nothing about links.
+	 * Without the flag the refusal must be the type's, or an EINVAL with
+	 * it would say nothing about links.
 	 */
-	if (!err)
-		err = create_ops_map(id, size, btf__fd(prog_btf), 0);
-	if (!err) {
-		err = create_ops_map(id, size, btf__fd(prog_btf), STRUCT_OPS_F_LINK);
-		*has = !err;
-		if (err == -EINVAL)
-			err = 0;
-	}
-	btf__free(prog_btf);
-	return err;
+	err = refuse_ops_map(0);
+	if (err != -KERNEL_ENOTSUPP)
+		return err ? err : -EPROTO;
+	err = refuse_ops_map(STRUCT_OPS_F_LINK);
+	*has = err == -KERNEL_ENOTSUPP;
+	if (*has || err == -EINVAL)
+		return 0;
+	return err ? err : -EPROTO;
 }
 
-int probe_features(struct kernel_features *f)
+int probe_features(struct kernel_features *f, bool update)
 {
-	struct btf *vmlinux;
+	const struct btf *vmlinux;
 	int err;
 
 	memset(f, 0, sizeof(*f));
-	vmlinux = btf__load_vmlinux_btf();
+	err = probe_struct_ops_link(&f->struct_ops_link);
+	if (err || !update || !f->struct_ops_link)
+		return err;
+	vmlinux = vmlinux_btf();
 	if (!vmlinux)
 		return -errno;
-	err = probe_struct_ops_link(vmlinux, &f->struct_ops_link);
-	if (!err)
-		f->struct_ops_update = f->struct_ops_link &&
-				       btf_struct_has_member(vmlinux, "bpf_struct_ops", "update");
-	btf__free(vmlinux);
-	return err;
+	f->struct_ops_update = btf_struct_has_member(vmlinux, "bpf_struct_ops", "update");
+	return 0;
 }

@@ -24,6 +24,10 @@ struct kernel_features {
 	bool struct_ops_update;
 };
 
-int probe_features(struct kernel_features *f);
+/*
+ * Probe what f holds; whether links can be updated only with update (it
+ * reads the kernel's BTF).
+ */
+int probe_features(struct kernel_features *f, bool update);
 
 #endif /* __CCCTL_KFEATURES_H */

@@ -74,6 +74,7 @@ enum {
 	NEED_BPFFS	= 1 << 1,	/* reads or writes pins */
 	NEED_FEATURES	= 1 << 2,	/* depends on what the kernel supports */
 	NEED_LOCK	= 1 << 3,	/* changes registrations: one ccctl at a time */
+	NEED_UPDATE	= 1 << 4,	/* and whether links can be updated (reads BTF) */
 };
 
 static const struct command {
@@ -100,7 +101,7 @@ static const struct command {
 	  "default algorithm of this network namespace, or of every one whose default is OLD",
 	  do_set_default },
 	{ "swap", " NAME", 1, 1, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_OPS | OPT_TRACE, 0, 0,
-	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_LOCK,
+	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_UPDATE | NEED_LOCK,
 	  "replace the implementation behind NAME; running connections keep the one they have",
 	  do_swap },
 	{ "migrate", " FROM TO", 2, 2, 0, 0, 0, NEED_BTF,
@@ -113,7 +114,7 @@ static const struct command {
 	  NEED_BPFFS | NEED_LOCK,
 	  "new connections of the cgroup, or of every cgroup ccctl assigned, get the default again",
 	  do_unassign },
-	{ "features", "", 0, 0, OPT_JSON, 0, 0, NEED_BTF | NEED_FEATURES,
+	{ "features", "", 0, 0, OPT_JSON, 0, 0, NEED_BTF | NEED_FEATURES | NEED_UPDATE,
 	  "what this kernel supports (struct_ops links, swap)", do_features },
 };
 
@@ -350,7 +351,7 @@ static int check_system(unsigned int needs)
 			return err;
 	}
 	if (needs & NEED_FEATURES) {
-		err = probe_features(&args.kf);
+		err = probe_features(&args.kf, needs & NEED_UPDATE);
 		if (err)
 			return fail(err, "cannot probe the kernel's struct_ops support");
 	}

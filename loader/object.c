@@ -381,11 +381,11 @@ int ca_kern_value(const struct ca_obj *ca, void *kval, size_t ksize)
 	const void *udata = bpf_map__initial_value(ca->ops, NULL);
 	const struct btf_type *ut, *vt, *kt;
 	const struct btf_member *um, *km, *data;
-	struct btf *vmlinux;
+	const struct btf *vmlinux;
 	__s32 vt_id;
-	int i, err = -EINVAL;
+	int i;
 
-	vmlinux = btf__load_vmlinux_btf();
+	vmlinux = vmlinux_btf();
 	if (!vmlinux)
 		return -errno;
 	vt_id = btf__find_by_name_kind(vmlinux, "bpf_struct_ops_tcp_congestion_ops",
@@ -394,7 +394,7 @@ int ca_kern_value(const struct ca_obj *ca, void *kval, size_t ksize)
 	data = vt ? btf_member_by_name(vmlinux, vt, "data") : NULL;
 	ut = btf__type_by_id(btf, bpf_map__btf_value_type_id(ca->ops));
 	if (!data || !ut || !udata)
-		goto out;
+		return -EINVAL;
 	kt = btf__type_by_id(vmlinux, data->type);
 
 	memset(kval, 0, ksize);
@@ -407,12 +407,12 @@ int ca_kern_value(const struct ca_obj *ca, void *kval, size_t ksize)
 
 		km = btf_member_by_name(vmlinux, kt, mname);
 		if (!km)
-			goto out;
+			return -EINVAL;
 		koff = data->offset / 8 + km->offset / 8;
 		mt = btf__type_by_id(btf, btf__resolve_type(btf, um->type));
 		size = btf_is_ptr(mt) ? (__s64)sizeof(unsigned long) : btf__resolve_size(btf, um->type);
 		if (size < 0 || koff + size > ksize)
-			goto out;
+			return -EINVAL;
 		if (btf_is_ptr(mt)) {
 			const struct bpf_program *prog = *(struct bpf_program *const *)src;
 			unsigned long fd = prog ? bpf_program__fd(prog) : 0;
@@ -421,11 +421,8 @@ int ca_kern_value(const struct ca_obj *ca, void *kval, size_t ksize)
 			continue;
 		}
 		if (size != btf__resolve_size(vmlinux, km->type))
-			goto out;
+			return -EINVAL;
 		memcpy(kval + koff, src, size);
 	}
-	err = 0;
-out:
-	btf__free(vmlinux);
-	return err;
+	return 0;
 }
