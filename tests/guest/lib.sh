@@ -327,13 +327,15 @@ in_cgroup() {
 	bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$@"
 }
 
-# wait_for SECONDS COMMAND...: poll until the command succeeds.
+# wait_for SECONDS COMMAND...: poll every 0.1 s until the command succeeds;
+# fail once SECONDS have passed on the microsecond clock (a one-second
+# clock let the bound be up to a second short).
 wait_for() {
-	local end=$(( $(date +%s) + $1 ))
+	local end=$(( ${EPOCHREALTIME/./} + $1 * 1000000 ))
 	shift
 	until "$@"; do
-		[ "$(date +%s)" -lt "$end" ] || return 1
-		sleep 0.2
+		(( ${EPOCHREALTIME/./} < end )) || return 1
+		sleep 0.1
 	done
 }
 

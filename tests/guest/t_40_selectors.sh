@@ -9,14 +9,24 @@ modules_up
 ca_register "$BIC_DIR/bpf/bic.bpf.o" /sys/fs/bpf/t40
 net_up 10mbit 5 100
 
-# short_flow TAG: a 3 s flow with no -C, sampled once by ss mid-flow.
-short_flow() {
-	in_rcv iperf3 -s -1 -D -p 5201
-	sleep 0.5
-	in_snd iperf3 -c "$RCV_ADDR" -p 5201 -t 3 > /dev/null &
-	sleep 2
+# data_flowing TAG: one ss sample of the sender's connections into
+# /out/TAG.ss, true once it holds the data connection with data
+# acknowledged (the control connection carries a few hundred bytes).
+data_flowing() {
 	in_snd ss -tinH dst "$RCV_ADDR" > "/out/$1.ss"
-	wait $!
+	grep -qE 'bytes_acked:[0-9]{5,}' "/out/$1.ss"
+}
+
+# short_flow TAG: a 3 s flow with no -C, sampled by ss once data flows.
+short_flow() {
+	local client rc=0
+	server 5201 || return 1
+	in_snd iperf3 -c "$RCV_ADDR" -p 5201 -t 3 > /dev/null &
+	client=$!
+	wait_for 3 data_flowing "$1" || rc=1
+	wait "$client" || rc=1
+	reap 5201
+	return "$rc"
 }
 
 # A namespace may only default to an algorithm the host allows.

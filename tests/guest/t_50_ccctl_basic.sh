@@ -82,8 +82,10 @@ in_rcv iperf3 -s -1 -D
 wait_for 5 bash -c "ip netns exec $RCV ss -ltnH | grep -q 5201"
 in_snd iperf3 -c "$RCV_ADDR" -P 2 -t 10 -C bpf_bic -J > /tmp/t50b.iperf &
 client=$!
-wait_for 5 bash -c "[ \"\$(ip netns exec $SND ss -tnH state established | wc -l)\" -ge 3 ]"
-sleep 1
+# Both data connections up at both ends: the receiver's are established
+# half a round trip after the sender's, and iperf3 -C puts them on bpf_bic too.
+data_up() { [ "$(ss_count bpf_bic)" -ge 4 ]; }
+wait_for 5 data_up
 # One ss count for both checks: the flows end after their 10 s, and a
 # loaded TCG host can take seconds between two looks.
 status=$(ccctl status bpf_bic --json | jq '.[0].sockets')
