@@ -1,22 +1,99 @@
 #!/bin/bash
 # Run every guest test in order and print the one closing line.
 # Arguments, if any, are globs that pick the tests (e.g. 't_50_*').
+#
+# Each test must leave the guest as it found it, so that one test's
+# failure does not become the next one's: after each, the state that
+# guest_state reads is compared with what it was before the test, and a
+# test that changed it fails by name, with what it left.  What it left is
+# then undone where that is simple (processes, namespaces, pins, cgroups,
+# mounts, the sysctls a namespace default sets), so the tests after it
+# start from where it started.
 set -uo pipefail
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 export RESULTS=/tmp/bic-results
 : > "$RESULTS"
+shopt -s nullglob globstar
+
+# guest_state: into STATE, one item a line, read with builtins only (a
+# fork costs ~10 ms under TCG): the congestion control sysctls, the
+# network namespaces, what is pinned in bpffs, the cgroup2 and bpffs
+# mounts, the cgroups, and every process but the kernel's threads and
+# zombies.
+guest_state() {
+	local f v p line pid state ppid
+	STATE=""
+	for f in tcp_congestion_control tcp_allowed_congestion_control \
+		 tcp_available_congestion_control; do
+		read -r v < "/proc/sys/net/ipv4/$f"
+		STATE+="sysctl $f $v"$'\n'
+	done
+	for p in /run/netns/*; do STATE+="netns ${p##*/}"$'\n'; done
+	for p in /sys/fs/bpf/**; do STATE+="pin $p"$'\n'; done
+	while read -r _ p f _; do
+		case $f in cgroup2|bpf) STATE+="mount $p $f"$'\n' ;; esac
+	done < /proc/mounts
+	for p in /sys/fs/cgroup/**/; do STATE+="cgroup ${p%/}"$'\n'; done
+	for p in /proc/[0-9]*; do
+		read -r line < "$p/stat" 2>/dev/null || continue
+		pid=${line%% *}
+		read -r state ppid _ <<< "${line##*) }"
+		# kthreadd and its children are the kernel's; a zombie holds nothing
+		[ "$pid" = 2 ] || [ "$ppid" = 2 ] || [ "$state" = Z ] && continue
+		f=${line#*(}
+		STATE+="process $pid ${f%) *}"$'\n'
+	done
+}
+
+# unchanged BEFORE: guest_state reads BEFORE again.
+unchanged() {
+	guest_state
+	[ "$STATE" = "$1" ]
+}
+
+# restore BEFORE: undo what STATE has and BEFORE had not, where simple:
+# processes first, then namespaces, pins, cgroups (innermost first) and
+# mounts; and put back the sysctls a namespace default changes.
+restore() {
+	local new kind k a b
+	new=$(comm -13 <(sort <<< "$1") <(sort <<< "$STATE") | sort -r)
+	for kind in process netns pin cgroup mount; do
+		while read -r k a _; do
+			[ "$k" = "$kind" ] || continue
+			case $k in
+			process) kill -KILL "$a" ;;
+			netns) ip netns del "$a" ;;
+			pin) rm -rf "$a" ;;
+			cgroup) rmdir "$a" ;;
+			mount) umount "$a" ;;
+			esac 2>/dev/null
+		done <<< "$new"
+	done
+	while read -r k a b; do
+		[ "$k" = sysctl ] && [ "$a" != tcp_available_congestion_control ] &&
+			sysctl -qw "net.ipv4.$a=$b"
+	done <<< "$1"
+}
 
 [ $# -gt 0 ] || set -- 't_*.sh'
 # shellcheck disable=SC2068	# the globs are meant to expand
 for t in $@; do
 	echo "# --- $t"
-	start=$(date +%s)
+	start=${EPOCHREALTIME/./}
+	guest_state
+	before=$STATE
 	if ! bash "$t"; then
 		echo "not ok - $t exited non-zero"
 		echo fail >> "$RESULTS"
 	fi
-	echo "# $t took $(( $(date +%s) - start ))s"
+	# A killed process may take a moment to be reaped, a namespace to go.
+	if ! wait_for 5 unchanged "$before"; then
+		not_ok "$t left the guest as it did not find it"
+		diff <(echo "$before") <(echo "$STATE") | sed -n 's/^[<>]/# &/p'
+		restore "$before"
+	fi
+	echo "# $t took $(( (${EPOCHREALTIME/./} - start) / 1000000 ))s"
 done
 
 summary
