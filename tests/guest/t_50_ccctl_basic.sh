@@ -22,16 +22,29 @@ check_cmp "ccctl features: struct_ops links as Linux $(uname -r) has them" \
 check_cmp "ccctl features: swap in place as Linux $(uname -r) has it" \
 	"$(ccctl features --json | jq .struct_ops_update)" = "$links"
 
-# Each object form, under a name of its own, goes the kernel's way.
+# btf_reads COMMAND...: how many times the command read the kernel's BTF,
+# from the bytes it read (rchar, which a shell's /proc/PID/io adds up over
+# the children it reaped) in whole BTFs (the rest it reads, the kernel
+# config among it, is far smaller); nothing if the command failed.
+btf_reads() {
+	# shellcheck disable=SC2016	# expanded by the inner bash
+	bash -c '"$@" > /dev/null || exit 1
+		while read -r k v; do [ "$k" = rchar: ] && echo "$v"; done < /proc/$$/io' _ "$@" |
+		awk -v s="$(stat -c %s /sys/kernel/btf/vmlinux)" '{ print int($1 / s) }'
+}
+
+# Each object form, under a name of its own, goes the kernel's way.  The
+# kernel's BTF is read once by a register (libbpf's load) and twice by a
+# swap (ccctl reads it once for the value's layout and the update probe).
 for obj in bic.bpf.o nolink/bic.bpf.o; do
-	check "register --object $obj --name t50form" \
-		ccctl register --object "$BIC_DIR/bpf/$obj" --name t50form
+	check_cmp "register --object $obj --name t50form, reading the kernel's BTF once" \
+		"$(btf_reads ccctl register --object "$BIC_DIR/bpf/$obj" --name t50form)" = 1
 	check "$obj: t50form is available" ca_available t50form
 	check "$obj: its $pinned is pinned, nothing else" \
 		test "$(ls "$pins/t50form")" = "$pinned"
 	if $links; then
-		check "$obj: swap t50form for the same object in this form" \
-			ccctl swap t50form --object "$BIC_DIR/bpf/$obj" --name t50form
+		check_cmp "$obj: swap t50form for the same object in this form, reading BTF twice" \
+			"$(btf_reads ccctl swap t50form --object "$BIC_DIR/bpf/$obj" --name t50form)" = 2
 	fi
 	check "$obj: unregister t50form" ccctl unregister t50form
 	check "$obj: t50form is gone" ca_gone t50form
