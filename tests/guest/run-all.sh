@@ -77,10 +77,18 @@ restore() {
 }
 
 [ $# -gt 0 ] || set -- 't_*.sh'
+# host_s: the host's clock in seconds, through the emulated RTC, which
+# QEMU keeps on host time while -icount drives the guest's own clock: what
+# a test costs the machine (docs/testing.md).  Empty without an RTC.
+RTC=/sys/class/rtc/rtc0/since_epoch
+host_s() { HOST_S=""; [ -r "$RTC" ] && read -r HOST_S < "$RTC"; }
+
 # shellcheck disable=SC2068	# the globs are meant to expand
 for t in $@; do
 	echo "# --- $t"
 	start=${EPOCHREALTIME/./}
+	host_s
+	host0=$HOST_S
 	guest_state
 	before=$STATE
 	if ! bash "$t"; then
@@ -93,7 +101,8 @@ for t in $@; do
 		diff <(echo "$before") <(echo "$STATE") | sed -n 's/^[<>]/# &/p'
 		restore "$before"
 	fi
-	echo "# $t took $(( (${EPOCHREALTIME/./} - start) / 1000000 ))s"
+	host_s
+	echo "# $t took $(( (${EPOCHREALTIME/./} - start) / 1000000 ))s${HOST_S:+, host $((HOST_S - host0))s}"
 done
 
 summary
