@@ -19,7 +19,8 @@ extern bool json_output;
  * Report a failure in one line on stderr, "PROG: MESSAGE[: ERROR]", or
  * {"error":"MESSAGE[: ERROR]"} under --json, and return a negative error
  * (-EINVAL when err is 0) for the caller to pass up: every failure is
- * reported once, where it is found.
+ * reported once, where it is found.  MESSAGE is whole however long; with
+ * no memory to format it, its first 252 bytes and "...".
  */
 int fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -131,7 +131,7 @@ $(BUILD)/tests/ackcost: tests/tools/ackcost.c $(LIBBPF_A) | $(BUILD)/bpf/ackcost
 
 # --- host unit tests -----------------------------------------------------------
 UNIT_TESTS	:= $(BUILD)/tests/test_bic_math $(BUILD)/tests/test_names $(BUILD)/tests/test_json \
-		   $(BUILD)/tests/test_ccobserve tests/unit/test_model.sh
+		   $(BUILD)/tests/test_common $(BUILD)/tests/test_ccobserve tests/unit/test_model.sh
 
 # t_58's generator, model and shrinker (tests/guest/model/) against a stub,
 # and ccobserve's reader of ccctl list --json
@@ -145,8 +145,8 @@ $(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c | $(STAMP_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) -Ibpf $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) $(LDFLAGS) -MMD -MP $< -o $@
 
-# test_names and test_json: the loader's names.c and json.c, each built on
-# its own, under test.
+# test_names, test_json and test_common: the loader's names.c, json.c and
+# common.c, each built on its own, under test.
 $(BUILD)/tests/%.o: tests/unit/%.c | $(STAMP_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) -Iloader $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -162,6 +162,18 @@ $(BUILD)/tests/test_names: $(BUILD)/tests/test_names.o $(BUILD)/tests/names.o
 $(BUILD)/tests/test_json: $(BUILD)/tests/test_json.o $(BUILD)/tests/json.o $(BUILD)/tests/names.o
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
+
+# test_common: fail() (loader/common.c), which includes libbpf's header and
+# calls it for the error's text, over the same json.o and names.o.
+$(BUILD)/tests/common.o: loader/common.c $(LIBBPF_A) | $(STAMP_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) -Iloader -I$(LIBBPF_INC) $(CPPFLAGS) $(LOADER_CFLAGS) $(CFLAGS) \
+		-MMD -MP -c $< -o $@
+
+$(BUILD)/tests/test_common: $(BUILD)/tests/test_common.o $(BUILD)/tests/common.o \
+		$(BUILD)/tests/json.o $(BUILD)/tests/names.o $(LIBBPF_A)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(filter %.o,$^) $(LOADER_LIBS) -o $@
 
 -include $(wildcard $(BUILD)/drill/*.d $(BUILD)/tests/*.d)
 
