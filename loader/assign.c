@@ -31,6 +31,7 @@
 #include "cgroup.h"
 #include "common.h"
 #include "pins.h"
+#include "registration.h"
 #include "assign.skel.h"
 
 /* What an assignment to cgroup real (id) meets among those there are. */

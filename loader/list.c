@@ -16,6 +16,7 @@
 #include "json.h"
 #include "netns.h"
 #include "pins.h"
+#include "registration.h"
 #include "sockdiag.h"
 #include "sysctl.h"
 

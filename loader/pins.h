@@ -17,7 +17,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <linux/types.h>
 #include "names.h"
 
 #define BPF_FS		"/sys/fs/bpf"
@@ -40,34 +39,6 @@ struct pin {
 };
 
 void pin_paths(const char *name, struct pin *p);
-
-/* A registration ccctl pinned: an fd of the link or of the map, and where. */
-struct reg {
-	int fd;
-	bool is_link;
-	struct pin pin;
-	const char *path;	/* the pin fd came from */
-};
-
-/* Open what is pinned for NAME, unreported; -errno (-ENOENT: nothing is). */
-int reg_get(const char *name, struct reg *r);
-
-/* The same, reported: "NAME is not registered by ccctl" and the like. */
-int reg_open(const char *name, struct reg *r);
-
-/* Pin fd at path (pin_paths()'s link or map), making NAME's directory. Reported. */
-int reg_pin(int fd, const char *name, const char *path);
-
-/*
- * The kernel still has r registered (not a pin left by a killed ccctl);
- * its link's and map's ids to link_id and map_id, each may be NULL: 0
- * where unreadable (a detached link's map).
- */
-bool reg_live(const struct reg *r, __u32 *link_id, __u32 *map_id);
-
-/* The id of a map, and of a struct_ops link and its map. */
-int map_id(int fd, __u32 *id);
-int link_ids(int fd, __u32 *link_id, __u32 *map_id);
 
 /*
  * Call fn with each NAME that has a directory under PIN_ROOT, in the order

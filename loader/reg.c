@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "ccctl.h"
@@ -21,6 +22,7 @@
 #include "netns.h"
 #include "object.h"
 #include "pins.h"
+#include "registration.h"
 #include "route.h"
 #include "sysctl.h"
 
@@ -35,6 +37,38 @@ static void spec_of(const struct cmd_args *a, struct ca_spec *s)
 		.link = a->kf.struct_ops_link,
 		.verbose = a->verbose,
 	};
+}
+
+/* Pin fd at path (pin_paths()'s link or map), making NAME's directory.  Reported. */
+static int reg_pin(int fd, const char *name, const char *path)
+{
+	struct pin pin = {};
+	int err;
+
+	pin_paths(name, &pin);
+	if (mkdir(pin.dir, 0700) && errno != EEXIST)
+		return fail(-errno, "cannot create %s", pin.dir);
+	fault_point("register:dir-made");
+	err = bpf_obj_pin(fd, path);
+	if (err) {
+		rmdir(pin.dir);
+		return fail(err, "cannot pin %s at %s", name, path);
+	}
+	return 0;
+}
+
+/* The id of a map. */
+static int map_id(int fd, __u32 *id)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	int err;
+
+	err = bpf_map_get_info_by_fd(fd, &info, &len);
+	if (err)
+		return err;
+	*id = info.id;
+	return 0;
 }
 
 static int register_failed(const char *name)

@@ -23,7 +23,8 @@ LOADER_LIBS	:= $(LIBBPF_A) -lelf -lz
 # parts; ccctl-faults (t_56) is the same objects and faults.o.
 LOADER_SHARED	:= common.o json.o btf_util.o names.o
 CCCTL_OBJS	:= main.o reg.o list.o migrate.o assign.o default.o feature.o object.o pins.o \
-		   cgroup.o kfeatures.o netns.o nldump.o route.o sockdiag.o sysctl.o $(LOADER_SHARED)
+		   registration.o cgroup.o kfeatures.o netns.o nldump.o route.o sockdiag.o sysctl.o \
+		   $(LOADER_SHARED)
 
 # $(call loader_rules,DIR): the loader's objects, ccctl, ccctl-faults and
 # bictrace, all in DIR (the guest's in $(BUILD)/loader; make deb's in
