@@ -67,9 +67,6 @@ else
 	read -ra v6_algos <<< "${DRILL_V6:-bpf_bic}"
 fi
 
-# same_until A B N: files A and B have the same first N lines.
-same_until() { cmp -s <(head -n "$3" "$1") <(head -n "$3" "$2"); }
-
 # ecn_answered CSV: a row in CWR after an ECE ACK, and a segment sent with CWR.
 ecn_answered() {
 	awk -F, 'NR > 1 && $16 == 1 && $9 == 2 { e = 1 } NR > 1 && $17 > 0 { c = 1 }
