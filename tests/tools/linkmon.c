@@ -20,10 +20,10 @@
  * It ends, status 0, at the first sample time at which STOPFILE exists.
  * Samples are due at whole multiples of IVAL from the start, so that the
  * time a sample takes does not stretch the interval (UPTIME truncated to
- * hundredths, as /proc/uptime is).  What one sample
- * costs is what this tool is for: a bash loop that read the same files
- * and forked ss took the guest tens of milliseconds a sample, most of the
- * guest's CPU in a cell.  Errors are one line on stderr and exit 1.
+ * hundredths, as /proc/uptime is).  What one sample costs is what this
+ * tool is for: a bash loop that read the same files and forked ss took
+ * the guest tens of milliseconds a sample, most of the guest's CPU in a
+ * cell.  Errors are one line on stderr and exit 1.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -48,8 +48,6 @@ struct peer {
 	unsigned long long acked;
 };
 
-static char line[16384];
-
 /* The one unsigned number in a sysfs file. */
 static unsigned long long sysfs_num(const char *path)
 {
@@ -68,6 +66,7 @@ static unsigned long long sysfs_num(const char *path)
  */
 static unsigned long long proc_sum(const char *path, const char *prefix, const char *const *names)
 {
+	static char line[16384];
 	char head[sizeof(line)], *hs, *vs, *h, *v;
 	unsigned long long sum = 0;
 	int found = 0, want = 0, i;

@@ -17,7 +17,6 @@
 
 extern char *program_invocation_short_name;
 
-
 static __attribute__((noreturn, format(printf, 1, 2), unused))
 void die(const char *fmt, ...)
 {
