@@ -6,6 +6,10 @@
 # checkpatch turns on by itself for net/.  Any ERROR or WARNING fails;
 # CHECKs are printed and do not.  OUT_DIR/checkpatch.log keeps the output.
 #
+# checkpatch.pl runs where unpack-source.sh put it: it reads its two files
+# from its own directory and writes nothing there, and with --no-tree it
+# looks for no kernel tree around it.  It runs from OUT_DIR (below).
+#
 # checkpatch looks a commit id up in the kernel's git history, which the
 # build has not got: without one every id is "unknown" (UNKNOWN_COMMIT_ID),
 # so that check is left out, unless GIT_DIR names a kernel repository, in
@@ -22,11 +26,12 @@ die() { echo "checkpatch: $*" >&2; exit 1; }
 out=$(realpath -m "$1") kernel=$2 src=$(realpath "$3") pdir=$(realpath "$4")
 scripts=(scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch)
 
+# Without its two files checkpatch.pl only warns, and checks less.
+for f in "${scripts[@]}"; do
+	[ -r "$src/$f" ] || die "no $f in $src"
+done
 rm -rf "$out" && mkdir -p "$out"
 top=$(cat "$src/.top")
-for f in "${scripts[@]}"; do
-	install -D -m 644 "$src/$f" "$out/$f"
-done
 
 opts=(--no-tree --no-color --show-types)
 if [ -n "${GIT_DIR:-}" ]; then
@@ -43,7 +48,7 @@ while read -r patch _ kernels; do
 	case $patch in ''|'#'*) continue ;; esac
 	[[ " $kernels " == *" $kernel "* ]] || continue
 	n=$((n + 1))
-	log=$(perl scripts/checkpatch.pl "${opts[@]}" "$pdir/$patch" 2>&1) || true
+	log=$(perl "$src/scripts/checkpatch.pl" "${opts[@]}" "$pdir/$patch" 2>&1) || true
 	printf '%s\n%s\n\n' "== $patch" "$log" >> checkpatch.log
 	total=$(grep -m1 '^total: ' <<<"$log") ||
 		die "$patch: checkpatch of $top printed no total: $log"
