@@ -156,7 +156,7 @@ endef
 KPATCH_KERNEL_SET := seed
 define kpatch_kernel_rules
 $(call kdir,$(1))/kpatch-kernel/bzImage: $(call kdir,$(1))/.fetched-source $(call vmlinuz,$(1)) \
-		vm-image/kpatch-kernel.sh vm-image/kpatch.sh patches/series \
+		vm-image/kpatch-kernel.sh vm-image/kpatch.sh vm-image/unpack-source.sh patches/series \
 		$(wildcard patches/*.patch) | $(STAMP_DEPS_KBUILD)
 	$$(call msg,KERNEL,$$@ ($(KSRC_$(1)) $(KPKG_$(1)) with patches/, set $(KPATCH_KERNEL_SET)))
 	$(Q)./vm-image/kpatch-kernel.sh $(call kdir,$(1))/kpatch-kernel $(1) $(KPATCH_KERNEL_SET) \

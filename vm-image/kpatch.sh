@@ -7,8 +7,9 @@
 # rejected (an offset is fine) to every kernel the series names it for.
 # OUT_DIR/applied lists the patches applied.
 #
-# With --whole, the whole tree is unpacked and patched in OUT_DIR/tree
-# instead, for vm-image/kpatch-kernel.sh to build the kernel itself.
+# With --whole, the whole tree is unpacked (unpack-source.sh, as for the
+# files) and patched in OUT_DIR/tree instead, for vm-image/kpatch-kernel.sh
+# to build the kernel itself.
 #
 # usage: kpatch.sh [--whole] OUT_DIR KERNEL SET SOURCE PATCH_DIR
 #   SOURCE	the linux-source .deb, or (not with --whole) a folder that
@@ -37,14 +38,9 @@ if [ -d "$src" ]; then
 		install -D -m 644 "$src/$f" "$out/tree/$f"
 	done
 else
-	# The package holds one tarball, linux-source-X.tar.xz: all of it.
 	[ $whole -eq 1 ] || die "$src: give the folder unpack-source.sh made"
-	tarball=$(dpkg-deb -c "$src" | awk '/\.tar\.xz$/ { print $NF; exit }')
-	[ -n "$tarball" ] || die "no source tarball in $src"
-	top=$(basename "$tarball" .tar.xz)
-	dpkg-deb --fsys-tarfile "$src" | tar -xO "$tarball" |
-		tar -xJ -C "$out/tree" --strip-components=1 "$top" ||
-		die "cannot unpack $tarball"
+	"$(dirname "$0")/unpack-source.sh" "$out/tree" "$src"
+	top=$(cat "$out/tree/.top")
 fi
 
 : > "$out/applied"
