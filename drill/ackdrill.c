@@ -762,6 +762,44 @@ static void k_now(struct sender *s, uint64_t *us, uint64_t *ticks)
 	*ticks = times(&t);
 }
 
+/*
+ * TcpExt TCPLossUndo of the namespace, whose one connection is the drill's:
+ * the timeouts the kernel has undone (tcp_try_undo_loss(), and
+ * tcp_try_undo_recovery() in Loss), by timestamps, D-SACKs or F-RTO.
+ * /proc/net/netstat is pairs of lines, the names then the values.
+ */
+static int k_loss_undos(struct sender *s, uint64_t *n)
+{
+	char *names = NULL, *values = NULL, *ns, *vs, *name, *value;
+	size_t nl = 0, vl = 0;
+	FILE *f = fopen("/proc/self/net/netstat", "re");
+	int found = 0;
+
+	(void)s;
+	if (!f) {
+		fprintf(stderr, "ackdrill: /proc/self/net/netstat: %s\n", strerror(errno));
+		return -1;
+	}
+	while (!found && getline(&names, &nl, f) > 0 && getline(&values, &vl, f) > 0) {
+		if (strncmp(names, "TcpExt:", 7) || strncmp(values, "TcpExt:", 7))
+			continue;
+		name = strtok_r(names, " \n", &ns);
+		value = strtok_r(values, " \n", &vs);
+		while ((name = strtok_r(NULL, " \n", &ns)) && (value = strtok_r(NULL, " \n", &vs)))
+			if (!strcmp(name, "TCPLossUndo")) {
+				*n = strtoull(value, NULL, 10);
+				found = 1;
+				break;
+			}
+	}
+	fclose(f);
+	free(names);
+	free(values);
+	if (!found)
+		fprintf(stderr, "ackdrill: no TcpExt TCPLossUndo in /proc/self/net/netstat\n");
+	return found ? 0 : -1;
+}
+
 /* One attempt, in a child of its own: the namespace goes when it exits. */
 static int attempt(const struct script *sc, const char *algo, bool ipv6, FILE *csv)
 {
@@ -769,7 +807,7 @@ static int attempt(const struct script *sc, const char *algo, bool ipv6, FILE *c
 		.ops = {
 			.ack = k_ack, .next_seg = k_next_seg, .wait_rto = k_wait_rto,
 			.wait_gate = k_wait_gate, .app_write = k_app_write, .info = k_info,
-			.now = k_now,
+			.now = k_now, .loss_undos = k_loss_undos,
 		},
 	};
 	int err;

@@ -99,6 +99,12 @@ struct sender {
 	 * sender whose jiffies stand still between waits (the model).
 	 */
 	void (*now)(struct sender *s, uint64_t *us, uint64_t *ticks);
+	/*
+	 * How many times the kernel has undone a timeout (a Loss state) so
+	 * far, in its own count, for the gate guard of an algorithm that
+	 * restores; NULL where the guard does not run (the model).
+	 */
+	int (*loss_undos)(struct sender *s, uint64_t *n);
 	bool has_gate;	/* the algorithm is a BIC: guard its HZ/32 gate */
 	bool restores;	/* its undo brings back the EWMA a Loss reset replaced */
 };

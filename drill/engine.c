@@ -50,7 +50,7 @@ struct peer {
 	uint32_t ewma;			/* BIC's delayed_ack, as it must be */
 	uint32_t plateau_cwnd, plateau_ewma;
 	uint64_t plateau_us, plateau_ticks;
-	uint32_t loss_ewma, loss_cwnd;	/* as the last RTO found them */
+	uint32_t loss_ewma;		/* as the last RTO found it */
 	bool gate_risk;
 };
 
@@ -215,20 +215,23 @@ static void build_ack(struct peer *p, struct ack *a)
 		a->sacks[a->nsacks++] = runs[i].b;
 }
 
-/* pre: the state the ACK found; p->st: the state it left. */
+/*
+ * pre: the state the ACK found; p->st: the state it left; loss_undone: the
+ * kernel's count of undone timeouts went up while it took the ACK.
+ */
 static void gate_guard(struct peer *p, const struct tcpstat *pre, uint32_t acked,
-		       uint64_t us, uint64_t ticks)
+		       bool loss_undone, uint64_t us, uint64_t ticks)
 {
 	if (pre->ca_state == 0)		/* pkts_acked counts in Open only */
 		p->ewma += acked - (p->ewma >> 4);
 	/*
 	 * bpf_bic_restore's undo of a timeout puts back the EWMA the Loss
-	 * reset replaced.  The undo leaves Loss with cwnd at least the cwnd
-	 * the timer found; a real recovery leaves it in slow start below
-	 * ssthresh, which is less.
+	 * reset replaced.  The kernel counts every undo of a Loss, and calls
+	 * the algorithm's undo_cwnd() for each but where ECN zeroed
+	 * prior_ssthresh (tcp_undo_cwnd_reduction()), which no script's
+	 * timeout meets.
 	 */
-	if (p->snd->restores && pre->ca_state == 4 && p->st.ca_state != 4 &&
-	    p->st.cwnd >= p->loss_cwnd)
+	if (loss_undone)
 		p->ewma = p->loss_ewma;
 	/*
 	 * Inside a reduction BIC is not called at all: a cwnd first met there
@@ -263,27 +266,34 @@ static void gate_guard(struct peer *p, const struct tcpstat *pre, uint32_t acked
 
 static int send_ack(struct peer *p)
 {
-	uint64_t us0 = 0, ticks0 = 0, us1, ticks1;
+	uint64_t us0 = 0, ticks0 = 0, us1, ticks1, undos0 = 0, undos1 = 0;
+	bool guard = p->snd->now && p->snd->has_gate, undo_asked;
 	struct tcpstat pre = p->st;
 	uint32_t acked;
 	struct ack a;
 
 	build_ack(p, &a);
+	/* An ACK that finds bpf_bic_restore in Loss: did the kernel undo the timeout? */
+	undo_asked = guard && p->snd->restores && pre.ca_state == 4;
+	if (undo_asked && p->snd->loss_undos(p->snd, &undos0))
+		return -1;
 	if (p->snd->now)
 		p->snd->now(p->snd, &us0, &ticks0);
 	if (p->snd->ack(p->snd, &a))
 		return -1;
 	if (p->snd->now)
 		p->snd->now(p->snd, &us1, &ticks1);
+	if (undo_asked && p->snd->loss_undos(p->snd, &undos1))
+		return -1;
 	acked = a.ack - p->last.ack;
 	p->last = a;
 	if (app(p) || drain(p) < 0 || row(p, "ack"))
 		return -1;
-	if (p->snd->now && p->snd->has_gate) {
+	if (guard) {
 		/* The kernel took the ACK between the two readings. */
 		if (pre.cwnd != p->plateau_cwnd)
 			us1 = us0, ticks1 = ticks0;
-		gate_guard(p, &pre, acked, us1, ticks1);
+		gate_guard(p, &pre, acked, undos1 != undos0, us1, ticks1);
 	}
 	return 0;
 }
@@ -402,10 +412,8 @@ static int run_op(struct peer *p, const struct op *op)
 			return fail(p, op, "segments delivered and not acknowledged");
 		if (p->qhead != p->qtail)
 			return fail(p, op, "segments still queued: the timer would not be the cause");
-		if (p->st.ca_state != 4) {
+		if (p->st.ca_state != 4)
 			p->loss_ewma = p->ewma;
-			p->loss_cwnd = p->st.cwnd;
-		}
 		if (p->snd->wait_rto(p->snd) || drain(p) < 0)
 			return -1;
 		p->plateau_cwnd = 0;
