@@ -178,9 +178,25 @@ $(BUILD)/tests/test_common: $(BUILD)/tests/test_common.o $(BUILD)/tests/common.o
 
 -include $(wildcard $(BUILD)/drill/*.d $(BUILD)/tests/*.d)
 
+# Every shell script git tracks through shellcheck (make test runs it as one
+# of its host tests, and so does unit-test), shellcheck installed first; not
+# in the source package's build (SYSTEM_BPF=1), which has no git checkout
+# and no shellcheck among its Build-Depends.
+ifneq ($(SYSTEM_BPF),1)
+SHELLCHECK_TEST	:= tests/unit/test_shellcheck.sh
+STAMP_DEPS_SHELLCHECK := $(BUILD)/.host-deps-shellcheck
+# After the build's own packages: two apt-get runs at once would fight over
+# dpkg's lock.
+$(STAMP_DEPS_SHELLCHECK): vm-image/host-deps.sh | $(STAMP_DEPS)
+	$(call msg,DEPS,shellcheck)
+	$(Q)./vm-image/host-deps.sh shellcheck
+	$(Q)mkdir -p $(@D) && touch $@
+endif
+
 # model -w against the drill model's rows (make test runs it as one of its
 # host tests)
-unit-test: $(UNIT_TESTS) | $(BUILD)/drill/model
+unit-test: $(UNIT_TESTS) | $(BUILD)/drill/model $(STAMP_DEPS_SHELLCHECK)
 	$(Q)for t in $^; do $$t || exit 1; done
 	$(Q)tests/unit/test_drill_wmax.sh $(BUILD)/drill/model drill/wmax
 	$(Q)tests/unit/test_design_report.sh
+	$(if $(SHELLCHECK_TEST),$(Q)$(SHELLCHECK_TEST))
