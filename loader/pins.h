@@ -22,13 +22,13 @@
 #define BPF_FS		"/sys/fs/bpf"
 #define PIN_ROOT	BPF_FS "/ccctl"
 
+/* The BPF filesystem at BPF_FS is there and no other hides it; reported. */
+int pins_check_fs(void);
+
 /*
  * Take the lock on PIN_ROOT (made if need be), waiting for another ccctl up
  * to a few seconds; held until exit.  Reported.
  */
-/* The BPF filesystem at BPF_FS is there and no other hides it; reported. */
-int pins_check_fs(void);
-
 int pins_lock(void);
 
 /* The paths of a registration of NAME.  Names are short, so are these. */
