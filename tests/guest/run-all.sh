@@ -30,7 +30,10 @@ guest_state() {
 		STATE+="sysctl $f $v"$'\n'
 	done
 	for p in /run/netns/*; do STATE+="netns ${p##*/}"$'\n'; done
-	for p in /sys/fs/bpf/**; do STATE+="pin $p"$'\n'; done
+	# ccctl's root is its lock and stays, by design (docs/ccctl.md)
+	for p in /sys/fs/bpf/**; do
+		[ "$p" = /sys/fs/bpf/ccctl ] || STATE+="pin $p"$'\n'
+	done
 	while read -r _ p f _; do
 		case $f in cgroup2|bpf) STATE+="mount $p $f"$'\n' ;; esac
 	done < /proc/mounts
@@ -52,12 +55,13 @@ unchanged() {
 	[ "$STATE" = "$1" ]
 }
 
-# restore BEFORE: undo what STATE has and BEFORE had not, where simple:
-# processes first, then namespaces, pins, cgroups (innermost first) and
-# mounts; and put back the sysctls a namespace default changes.
+# restore: undo what /tmp/state.after has and /tmp/state.before had not, where
+# simple: processes first, then namespaces, pins, cgroups (innermost first)
+# and mounts; and put back the sysctls a namespace default changes.  (The
+# guest has no /dev/fd for <(...), nor comm.)
 restore() {
-	local new kind k a b
-	new=$(comm -13 <(sort <<< "$1") <(sort <<< "$STATE") | sort -r)
+	local kind k a b
+	grep -vxFf /tmp/state.before /tmp/state.after | sort -r > /tmp/state.new
 	for kind in process netns pin cgroup mount; do
 		while read -r k a _; do
 			[ "$k" = "$kind" ] || continue
@@ -68,12 +72,12 @@ restore() {
 			cgroup) rmdir "$a" ;;
 			mount) umount "$a" ;;
 			esac 2>/dev/null
-		done <<< "$new"
+		done < /tmp/state.new
 	done
 	while read -r k a b; do
 		[ "$k" = sysctl ] && [ "$a" != tcp_available_congestion_control ] &&
 			sysctl -qw "net.ipv4.$a=$b"
-	done <<< "$1"
+	done < /tmp/state.before
 }
 
 [ $# -gt 0 ] || set -- 't_*.sh'
@@ -98,8 +102,10 @@ for t in $@; do
 	# A killed process may take a moment to be reaped, a namespace to go.
 	if ! wait_for 5 unchanged "$before"; then
 		not_ok "$t left the guest as it did not find it"
-		diff <(echo "$before") <(echo "$STATE") | sed -n 's/^[<>]/# &/p'
-		restore "$before"
+		echo -n "$before" > /tmp/state.before
+		echo -n "$STATE" > /tmp/state.after
+		diff /tmp/state.before /tmp/state.after | sed -n 's/^[-+<>][^-+]/# &/p'
+		restore
 	fi
 	host_s
 	echo "# $t took $(( (${EPOCHREALTIME/./} - start) / 1000000 ))s${HOST_S:+, host $((HOST_S - host0))s}"
