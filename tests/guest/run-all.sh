@@ -22,7 +22,7 @@ shopt -s nullglob globstar
 # mounts, the cgroups, and every process but the kernel's threads and
 # zombies.
 guest_state() {
-	local f v p line pid state ppid
+	local f v p
 	STATE=""
 	for f in tcp_congestion_control tcp_allowed_congestion_control \
 		 tcp_available_congestion_control; do
@@ -39,13 +39,10 @@ guest_state() {
 	done < /proc/mounts
 	for p in /sys/fs/cgroup/**/; do STATE+="cgroup ${p%/}"$'\n'; done
 	for p in /proc/[0-9]*; do
-		read -r line < "$p/stat" 2>/dev/null || continue
-		pid=${line%% *}
-		read -r state ppid _ <<< "${line##*) }"
+		read_stat "${p#/proc/}" || continue
 		# kthreadd and its children are the kernel's; a zombie holds nothing
-		[ "$pid" = 2 ] || [ "$ppid" = 2 ] || [ "$state" = Z ] && continue
-		f=${line#*(}
-		STATE+="process $pid ${f%) *}"$'\n'
+		[ "$STAT_PID" = 2 ] || [ "$STAT_PPID" = 2 ] || [ "$STAT_STATE" = Z ] && continue
+		STATE+="process $STAT_PID $STAT_COMM"$'\n'
 	done
 }
 
