@@ -194,11 +194,13 @@ wait "$holder"
 
 # ... up to LOCK_WAIT_S, then gives up in one line and changes nothing.  (-o: the
 # lock stays with flock, which the kill ends, not with its sleep, which
-# would hold it for the next test.)
+# would hold it for the next test; the sleep, flock's child, is ended too,
+# or it would outlive the test.)
 flock -o "$pins" sleep 60 &
 holder=$!
 wait_for 10 locked
 refused "register while the lock is held too long" "^ccctl: busy: another ccctl" ccctl register
-kill "$holder"
+# shellcheck disable=SC2046	# one PID a line
+kill $(children "$holder") "$holder"
 wait "$holder" 2>/dev/null
 all_clear "the end"
