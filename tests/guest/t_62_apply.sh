@@ -34,7 +34,10 @@ D=/tmp/t62
 rm -rf "$D" && mkdir -p "$D"
 
 modules_up
-grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 cgroup2 "$CG"
+mounted_here=no
+if ! grep -q " $CG cgroup2 " /proc/mounts; then
+	mount -t cgroup2 cgroup2 "$CG" && mounted_here=yes
+fi
 # The default of a guest that has never seen bpf-bic-apply.
 [ "$(cat $CA_DEFAULT)" = cubic ] || echo cubic > $CA_DEFAULT
 before_default=$(cat $CA_DEFAULT)
@@ -334,4 +337,5 @@ for c in "$CG/t62" "${cgs[@]}" "$CG/t62"$'\t'"tab" "$CG/t62"$'\n'"nl" "$CG/t62m"
 done
 echo "$before_default" > $CA_DEFAULT
 check "no struct_ops map left at the end" wait_for 10 maps_back
+if [ "$mounted_here" = yes ]; then umount "$CG"; fi
 rm -rf "$D"
