@@ -148,3 +148,7 @@ info "the drills over IPv6 on ${v6_algos[*]} took $(( (${EPOCHREALTIME/./} - sta
 ca_unregister /sys/fs/bpf/t70
 ca_unregister /sys/fs/bpf/t70_2611
 ca_unregister /sys/fs/bpf/t70_restore
+# The modules loaded above go once the drills' sockets have.
+for mod in tcp_bic_ref tcp_bic; do
+	check "rmmod $mod once its sockets are gone" wait_for 30 rmmod "$mod"
+done

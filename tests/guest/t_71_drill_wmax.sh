@@ -45,3 +45,4 @@ for s in "$BIC_DIR"/drill/wmax/*.ad; do
 		back_at_wmax "$out/$name.bpf_bic.csv"
 done
 ca_unregister /sys/fs/bpf/t71
+check "rmmod tcp_bic once its sockets are gone" wait_for 30 rmmod tcp_bic

@@ -52,10 +52,14 @@ check_cmp "the model's proposal differs from the stock bic on the undo drills" \
 
 # ackdrill's peer is a tun device (t_70 may not have run before this).
 check "modprobe tun" modprobe tun
-# The stock module goes first; t_70's sockets are gone (ackdrill resets).
-if grep -q '^tcp_bic ' /proc/modules; then
-	check "the stock tcp_bic unloads" rmmod tcp_bic
+# The stock module goes first (loaded if no test before left it; t_70's
+# sockets are gone, ackdrill resets), and is left as the test found it.
+stock_loaded=no
+grep -q '^tcp_bic ' /proc/modules && stock_loaded=yes
+if [ "$stock_loaded" = no ]; then
+	check "modprobe tcp_bic registers the kernel's bic" modprobe tcp_bic
 fi
+check "the stock tcp_bic unloads" rmmod tcp_bic
 
 # drill_set SET ALGO: load SET's tcp_bic.ko, run every drill on bic and
 # compare each CSV with the model's rows for ALGO, then unload it.
@@ -94,3 +98,6 @@ drill_set() {
 drill_set seed bpf_bic
 drill_set proposal bpf_bic_restore
 check "the stock tcp_bic loads again" modprobe tcp_bic
+if [ "$stock_loaded" = no ]; then
+	check "... and unloads, as the test found it" rmmod tcp_bic
+fi
