@@ -26,6 +26,8 @@ set -uo pipefail
 RENO=$BIC_DIR/bpf/test/reno.bpf.o
 AVAIL=/proc/sys/net/ipv4/tcp_available_congestion_control
 CG=/sys/fs/cgroup
+DEFAULT=/proc/sys/net/ipv4/tcp_congestion_control
+default_before=$(cat "$DEFAULT")
 modules_up
 names=()
 cg_mounted=no
@@ -36,7 +38,7 @@ cleanup() {
 	rmmod tcp_ca_many 2>/dev/null
 	ip netns del $'t84 n\nt\t\xe9\xff' 2>/dev/null
 	grep -q ' /sys/fs/bpf bpf' /proc/mounts || mount -t bpf bpf /sys/fs/bpf
-	echo reno > /proc/sys/net/ipv4/tcp_congestion_control
+	echo reno > "$DEFAULT"
 	ccctl unassign --cgroup "$CG/t84"* > /dev/null 2>&1
 	rmdir "$CG"/t84* 2>/dev/null
 	[ "$cg_mounted" = no ] || umount "$CG"
@@ -44,6 +46,7 @@ cleanup() {
 	if ! no_pins; then
 		info "left behind: $(find /sys/fs/bpf/ccctl -mindepth 1 | head -n 5 | tr '\n' ' ')"
 	fi
+	echo "$default_before" > "$DEFAULT"
 }
 trap cleanup EXIT
 
