@@ -46,7 +46,7 @@ guest_state() {
 	done
 }
 
-# unchanged BEFORE: guest_state reads BEFORE again.
+# unchanged BEFORE: what guest_state reads is BEFORE again.
 unchanged() {
 	guest_state
 	[ "$STATE" = "$1" ]
