@@ -20,6 +20,8 @@
 set -uo pipefail
 
 here=$(dirname "$0")
+# shellcheck source=guest/tap.sh
+. "$here/guest/tap.sh"
 jobs=1 out=build/out log=build/vm-test kernels="" units=() timeout_s=900 extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -50,17 +52,17 @@ total_pass=0 total_fail=0 total_skip=0 status=0 summary=()
 # tally FILE WHAT: add up the closing line "N passed, N failed[, N skipped]".
 tally() {
 	local line p f s
-	line=$(tr -d '\r' < "$1" | grep -aE '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' | tail -n 1)
+	line=$(closing_line < "$1")
 	if [ -z "$line" ]; then
 		echo "run: $2 printed no result line" >&2
 		total_fail=$((total_fail + 1))
 		summary+=("$2: no result line")
 		return
 	fi
-	read -r p _ f _ s _ <<< "${line//,/}"
+	read -r p f s <<< "$(closing_counts "$line")"
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
-	total_skip=$((total_skip + ${s:-0}))
+	total_skip=$((total_skip + s))
 	summary+=("$2: $line")
 }
 
@@ -156,9 +158,5 @@ done
 
 echo "== total ($(( $(date +%s) - start_all ))s of guests, $jobs at a time)"
 printf '%s\n' "${summary[@]}"
-if [ "$total_skip" -gt 0 ]; then
-	echo "$total_pass passed, $total_fail failed, $total_skip skipped"
-else
-	echo "$total_pass passed, $total_fail failed"
-fi
+closing "$total_pass" "$total_fail" "$total_skip"
 [ "$status" -eq 0 ] && [ "$total_fail" -eq 0 ]

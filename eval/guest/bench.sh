@@ -50,7 +50,7 @@ CWND_RATE=50mbit
 RCV_ADDR2=198.18.0.3		# second receiver address, long-RTT path
 TSV=/out/bench-$mode.tsv
 
-: > "$RESULTS"
+tap_begin "$RESULTS"
 printf 'test\tca\tmetric\tvalue\n' > "$TSV"
 res() { printf '%s\t%s\t%s\t%s\n' "$@" >> "$TSV"; }
 

@@ -8,7 +8,7 @@ set -uo pipefail
 # shellcheck source=../../tests/guest/lib.sh
 . "$(dirname "$0")/../tests/lib.sh"
 
-: > "$RESULTS"
+tap_begin "$RESULTS"
 modules_up
 if has_struct_ops_links; then
 	echo "# bpftool struct_ops register trace/bic.bpf.o /sys/fs/bpf/demo (traced for bictrace)"

@@ -16,7 +16,7 @@ set -uo pipefail
 # shellcheck source=../../tests/guest/lib_trace.sh
 . "$(dirname "$0")/../tests/lib_trace.sh"
 
-: > "$RESULTS"
+tap_begin "$RESULTS"
 modules_up
 modprobe tcp_bic
 ca_register "$BIC_DIR/bpf/trace/bic.bpf.o" /sys/fs/bpf/plots/fixed

@@ -44,7 +44,7 @@ TMP=/tmp/scale
 FROM=bpf_bic TO=bpf_bic_2611
 
 mkdir -p "$TMP"
-: > "$RESULTS"
+tap_begin "$RESULTS"
 printf 'n\tcmd\trep\twall_us\tuser_us\tsys_us\tmaxrss_kb\tmem_peak_kb\tsockets\n' > "$TSV"
 printf 'key\tvalue\n' > "$META"
 meta() { printf '%s\t%s\n' "$1" "$2" >> "$META"; }
@@ -241,5 +241,5 @@ ccctl unregister "$TO" >/dev/null
 ccctl unregister "$FROM" >/dev/null
 check "no kernel warnings" dmesg_clean
 meta guest_us "$(us_since "$start")"
-meta checks_failed "$(grep -c '^fail$' "$RESULTS")"
+meta checks_failed "$(failures)"
 summary

@@ -27,7 +27,7 @@ COUNTERS="TcpRetransSegs TcpExtTCPTimeouts TcpExtTCPLossProbes TcpExtTCPLossProb
 TcpExtTCPSackRecovery TcpExtTCPFullUndo TcpExtTCPPartialUndo TcpExtTCPDSACKUndo
 TcpExtTCPLossUndo TcpExtTCPSpuriousRTOs TcpExtTCPLostRetransmit TcpExtTCPSlowStartRetrans"
 
-: > "$RESULTS"
+tap_begin "$RESULTS"
 printf 'flow\tca\tmetric\tvalue\n' > "$TSV"
 res() { printf '%s\t%s\t%s\t%s\n' "$@" >> "$TSV"; }
 

@@ -19,7 +19,7 @@ STUDY_LIB=1 . "$(dirname "$0")/study.sh"
 
 reo=${1:-2} q=${2:-41} secs=${3:-20}
 SKIP=5
-: > "$RESULTS"
+tap_begin "$RESULTS"
 modules_up
 check "registered bpf_bic and bpf_bic_2611" \
 	eval 'ccctl register --trace > /dev/null && ccctl register --trace --variant 2611 > /dev/null'

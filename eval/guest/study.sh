@@ -105,7 +105,7 @@ if command -v mawk > /dev/null; then
 fi
 TRACES=/out/traces
 
-: > "$RESULTS"
+tap_begin "$RESULTS"
 mkdir -p "$TRACES"
 
 # Every registration of the study, in one place (and the only place to

@@ -10,6 +10,8 @@
 #
 # usage: run.sh ROOT DEB WORKDIR [TIMEOUT_SEC]
 set -uo pipefail
+# shellcheck source=../guest/tap.sh
+. "$(dirname "$0")/../guest/tap.sh"
 
 die() { echo "debian-test: $*" >&2; exit 1; }
 
@@ -35,7 +37,7 @@ cp -al "$root" "$stage" || die "cannot copy $root"
 d=$stage/opt/debtest
 if ! { mkdir -p "$d" "$stage/etc/systemd/system.conf.d" &&
 	cp "$here/guest.sh" "$here/stage1.sh" "$here/stage2.sh" "$deb" "$d/" &&
-	cp "$here/../guest/lib.sh" "$d/" &&
+	cp "$here/../guest/lib.sh" "$here/../guest/tap.sh" "$d/" &&
 	cp "$here/bic-debtest.service" "$stage/etc/systemd/system/" &&
 	ln -s ../bic-debtest.service "$stage/etc/systemd/system/multi-user.target.wants/" &&
 	printf '[Manager]\nShowStatus=error\n' > "$stage/etc/systemd/system.conf.d/bic-debtest.conf"; }; then
@@ -64,9 +66,7 @@ done
 rc=${PIPESTATUS[0]}
 echo "# guest run ${rc:+(status $rc) }$(( $(date +%s) - t1 ))s, image and guest $(( $(date +%s) - t0 ))s"
 
-passed=0 failed=0 skipped=0
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }
+tap_begin "$work/results"
 log=$(plain < "$console")
 boots=$(grep -c '^BIC-BOOT ' <<< "$log")
 reboots=$(grep -c '^BIC-REBOOT ' <<< "$log")
@@ -79,17 +79,13 @@ if [ "$boots" -eq 2 ] && [ "$reboots" -eq 1 ] && [ "$kernels" -eq 2 ]; then
 else
 	not_ok "boots: $kernels kernels started, $boots stages began, $reboots reboots asked (want 2, 2, 1)"
 fi
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' <<< "$log" | tail -n 1)
+# The guest's own results add up with these.
+line=$(closing_line <<< "$log")
 if [ -n "$line" ]; then
-	read -r p _ f _ s _ <<< "${line//,/}"
-	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + ${s:-0}))
+	read -r p f s <<< "$(closing_counts "$line")"
+	tap_add "$p" "$f" "$s"
 	ok "the guest printed its closing line: $line"
 else
 	not_ok "the guest printed no closing line"
 fi
-if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
-else
-	echo "$passed passed, $failed failed"
-fi
-[ "$failed" -eq 0 ]
+summary

@@ -38,7 +38,7 @@ left_behind() {
 	ccctl list 2>&1 | sed 's/^/#   /'
 	journalctl -b -u bpf-bic.service --no-pager -n 5 2>&1 | sed 's/^/#   /'
 }
-fails=$(grep -c '^fail$' "$RESULTS")
+fails=$(failures)
 check_is "the unit keeps /run/bpf-bic when it stops" \
 	"$(systemctl show -P RuntimeDirectoryPreserve bpf-bic.service)" yes
 # Every stage runs under the unit's sandbox (its comment says what it keeps).
@@ -71,7 +71,7 @@ check_is "... puts the operator's default back, reno, not cubic" \
 	"$(sysctl -n net.ipv4.tcp_congestion_control)" reno
 check "... and removes the saved default" test ! -e /run/bpf-bic/default-before
 check_is "... and nothing of ccctl's is left" "$(find /sys/fs/bpf -mindepth 1 | head -n 3 | tr '\n' ' ')" ""
-[ "$(grep -c '^fail$' "$RESULTS")" -eq "$fails" ] || left_behind
+[ "$(failures)" -eq "$fails" ] || left_behind
 # The unit stays stopped: it is enabled, and starts at the next boot.
 
 printf 'register bpf_bic_2611 2611\nassign bpf_bic_2611 /sys/fs/cgroup/bictest\n' \

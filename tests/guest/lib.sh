@@ -1,49 +1,20 @@
 # shellcheck shell=bash
-# Helpers shared by the guest tests: TAP-like results, the two-namespace
-# test network, and readers for the algorithm's state.
+# Helpers shared by the guest tests: their results (tap.sh, beside this
+# file), the two-namespace test network, and readers for the algorithm's
+# state.
 
 BIC_DIR=${BIC_DIR:-/opt/bic}
+# Where a run's results go: run-all.sh's, an evaluation driver's, and a
+# test's run alone.
 RESULTS=${RESULTS:-/tmp/bic-results}
+# shellcheck source=tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 SND=bic-snd RCV=bic-rcv
 SND_ADDR=198.18.0.1 RCV_ADDR=198.18.0.2	# RFC 2544 benchmarking range
-
-ok() { echo "ok - $*"; echo pass >> "$RESULTS"; }
-not_ok() { echo "not ok - $*"; echo fail >> "$RESULTS"; }
-# skip DESCRIPTION REASON: a check this kernel cannot support; never a pass.
-skip() { echo "ok - $1 # SKIP $2"; echo skip >> "$RESULTS"; }
-
-# check DESCRIPTION COMMAND...: one result from a command's status.
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
-
-# check_cmp DESCRIPTION A OP B: integer comparison, values shown either way.
-check_cmp() {
-	local desc=$1 a=$2 op=$3 b=$4
-	if [ -n "$a" ] && [ -n "$b" ] && test "$a" "$op" "$b"; then
-		ok "$desc ($a $op $b)"
-	else
-		not_ok "$desc (got '$a' $op '$b')"
-	fi
-}
-
-info() { echo "# $*"; }
 
 # goodput JSON: whole bits per second the receiver got, from iperf3 -J.
 goodput() {
 	jq '.end.sum_received.bits_per_second | floor' "$1"
-}
-
-# summary: a run's closing line; fails if any check failed or none passed.
-summary() {
-	local passed failed skipped
-	passed=$(grep -c '^pass$' "$RESULTS")
-	failed=$(grep -c '^fail$' "$RESULTS")
-	skipped=$(grep -c '^skip$' "$RESULTS")
-	echo "$passed passed, $failed failed, $skipped skipped"
-	[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
 }
 
 # kernel_at_least X.Y: the guest runs Linux X.Y or later.

@@ -12,8 +12,7 @@
 set -uo pipefail
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
-export RESULTS=/tmp/bic-results
-: > "$RESULTS"
+tap_begin "$RESULTS"
 shopt -s nullglob globstar
 
 # guest_state: into STATE, one item a line, read with builtins only (a
@@ -92,10 +91,7 @@ for t in $@; do
 	host0=$HOST_S
 	guest_state
 	before=$STATE
-	if ! bash "$t"; then
-		echo "not ok - $t exited non-zero"
-		echo fail >> "$RESULTS"
-	fi
+	bash "$t" || not_ok "$t exited non-zero"
 	# A killed process may take a moment to be reaped, a namespace to go.
 	if ! wait_for 5 unchanged "$before"; then
 		not_ok "$t left the guest as it did not find it"

@@ -232,7 +232,7 @@ check_cmp "run-time failures: the default unchanged" "$(cat $CA_DEFAULT)" = "$be
 check "run-time failures: no default saved" test ! -e "$SAVED"
 
 # --- cgroups, with names of every kind of byte; a failed start and stop -----
-fails=$(grep -c '^fail$' "$RESULTS")
+fails=$(failures)
 # left_behind: what is there, for a failure to show.
 left_behind() {
 	info "left behind: default $(cat $CA_DEFAULT), saved '$(cat "$SAVED" 2>/dev/null)'"
@@ -331,7 +331,7 @@ check_cmp "assign: stop leaves nothing registered" "$(names)" = none
 check "assign: no pins" no_pins
 check_cmp "assign: stop puts the original default back, not cubic" "$(cat $CA_DEFAULT)" = "$orig"
 check "assign: the saved default gone" test ! -e "$SAVED"
-[ "$(grep -c '^fail$' "$RESULTS")" -eq "$fails" ] || left_behind
+[ "$(failures)" -eq "$fails" ] || left_behind
 for c in "$CG/t62" "${cgs[@]}" "$CG/t62"$'\t'"tab" "$CG/t62"$'\n'"nl" "$CG/t62m"; do
 	rmdir "$c" 2>/dev/null
 done

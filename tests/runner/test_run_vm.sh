@@ -4,11 +4,14 @@
 #
 # usage: test_run_vm.sh   (KERNEL, INITRD, ACCEL_CACHE from the environment)
 set -uo pipefail
+# shellcheck source=../guest/tap.sh
+. "$(dirname "$0")/../guest/tap.sh"
 
 run_vm="$(dirname "$0")/../../vm-image/run-vm.sh"
-passed=0 failed=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tap_begin "$tmp/results"
+log=$tmp/log
 
 # expect DESCRIPTION STATUS PATTERN RUN-VM-ARGS...: status and a line of output.
 expect() {
@@ -16,12 +19,10 @@ expect() {
 	shift 3
 	"$run_vm" "$@" > "$log" 2>&1 || rc=$?
 	if [ "$rc" -eq "$want" ] && grep -qE "$pattern" "$log"; then
-		echo "ok - $desc"
-		passed=$((passed + 1))
+		ok "$desc"
 	else
-		echo "not ok - $desc (status $rc, want $want; last lines:)"
+		not_ok "$desc (status $rc, want $want; last lines:)"
 		tail -n 5 "$log" | sed 's/^/#   /'
-		failed=$((failed + 1))
 	fi
 }
 
@@ -40,5 +41,4 @@ expect "a guest argument with a double quote is refused, no guest started" 1 \
 DISK=$log expect "a disk guest is given no command, no guest started" 1 \
 	'^run-vm: a disk guest takes no command: true$' -- true
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

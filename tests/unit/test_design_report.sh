@@ -28,11 +28,12 @@
 # connection closed; the control connection to the same port stays) and
 # a sample with one flow only.
 set -uo pipefail
+# shellcheck source=../guest/tap.sh
+. "$(dirname "$0")/../guest/tap.sh"
 report=${1:-$(dirname "$0")/../../eval/design-report.sh}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-t() { if "${@:2}"; then echo "ok - $1"; pass=$((pass + 1)); else echo "not ok - $1"; fail=$((fail + 1)); fi; }
+tap_begin "$tmp/results"
 
 d=$tmp/data/d1
 mkdir -p "$d/design"
@@ -64,7 +65,7 @@ awk 'BEGIN { u = 312500; b = x = y = 0
 	} }' > "$d/design/conv@1.bpf_bic.link"
 
 "$report" --runs "$tmp/data" > "$tmp/runs"
-t "the report reads the samples" test -s "$tmp/runs"
+check "the report reads the samples" test -s "$tmp/runs"
 # want CELL METRIC VALUE...: the run's values of that metric, in any order
 want() {
 	local c=$1 m=$2 got need
@@ -73,23 +74,22 @@ want() {
 	need=$(printf '%s\n' "$@" | sort | paste -sd' ')
 	[ "$got" = "$need" ] || { echo "# got '$got', want '$need'"; return 1; }
 }
-t "utilization once data flows" want one1k util 0.8190
-t "RTTs to 90% from the start" want one1k fill 4.17
-t "congestion events once data flows" want one1k events 2
-t "RTTs to regain 90% after each loss" want one1k regain 2.29 0.00
-t "the busy share as the guest gave it" want one1k busy 0.25
-t "no two-flow figures for one flow" want one1k share2
-t "second flow's share over the second half" want conv share2 0.5000
-t "goodput ratio over the second half" want conv ratio12 1.0000
-t "Jain index over the second half" want conv jain 1.0000
-t "RTTs to converge" want conv conv 6.25
+check "utilization once data flows" want one1k util 0.8190
+check "RTTs to 90% from the start" want one1k fill 4.17
+check "congestion events once data flows" want one1k events 2
+check "RTTs to regain 90% after each loss" want one1k regain 2.29 0.00
+check "the busy share as the guest gave it" want one1k busy 0.25
+check "no two-flow figures for one flow" want one1k share2
+check "second flow's share over the second half" want conv share2 0.5000
+check "goodput ratio over the second half" want conv ratio12 1.0000
+check "Jain index over the second half" want conv jain 1.0000
+check "RTTs to converge" want conv conv 6.25
 
 # the table: bpf_bic's cell, and the run medians it is made of
 "$report" "$tmp/data" "$tmp/out.md" > /dev/null 2>&1
-t "the table's regain is the median of the run's events" \
+check "the table's regain is the median of the run's events" \
 	grep -q '^| RTTs to regain 90% after a loss | 1\.1 |' "$tmp/out.md"
-t "the section replaces itself" \
+check "the section replaces itself" \
 	test "$("$report" "$tmp/data" "$tmp/out.md" > /dev/null 2>&1; grep -c "^## BIC's design point" "$tmp/out.md")" = 1
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

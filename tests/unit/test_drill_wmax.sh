@@ -16,12 +16,13 @@
 #   a round: max_increment 16, doubled by the EWMA's 2 packets per ACK),
 #   Reno's by exactly 1/2 (0.5 Wmax at one a round).
 set -uo pipefail
+# shellcheck source=../guest/tap.sh
+. "$(dirname "$0")/../guest/tap.sh"
 model=${1:?usage: test_drill_wmax.sh MODEL WMAX_SCRIPTS_DIR}
 dir=${2:?usage: test_drill_wmax.sh MODEL WMAX_SCRIPTS_DIR}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-t() { if "${@:2}"; then echo "ok - $1"; pass=$((pass + 1)); else echo "not ok - $1"; fail=$((fail + 1)); fi; }
+tap_begin "$tmp/results"
 
 # changes CSV: "ACK CWND" from the row that ends the recovery (ca_state,
 # field 9, from Recovery to Open: ACK 0) on, at every change of cwnd (7).
@@ -53,14 +54,14 @@ shape() {
 for s in "$dir"/*.ad; do
 	w=$(awk '$1 == "until" { print $3; exit }' "$s")
 	for a in bpf_bic bic; do
-		t "$(basename "$s"): model -w -c $a $w, ACK for ACK as the rows" same "$a" "$w" 2 "$s"
+		check "$(basename "$s"): model -w -c $a $w, ACK for ACK as the rows" same "$a" "$w" 2 "$s"
 	done
 done
 for k in 2 1; do
 	for w in 100 400 1000; do
 		for a in bpf_bic bic reno; do
 			[ "$a" = reno ] && [ "$w" -gt 400 ] && continue
-			t "Wmax $w every $k: model -w -c $a, ACK for ACK as the rows" \
+			check "Wmax $w every $k: model -w -c $a, ACK for ACK as the rows" \
 				same "$a" "$w" "$k" "$(shape "$w" "$k")"
 		done
 	done
@@ -80,18 +81,17 @@ reno,2,10000,5000,4001,5001,18748749
 reno,2,100000,50000,40001,50001,1874987499
 reno,2,1000000,500000,400001,500001,187499874999
 EOF
-t "model -w: the table's figures, every ACK counted" cmp -s "$tmp/fig.csv" "$tmp/want.csv"
-t "model -w: the drill's Wmax 2000 run on bpf_bic takes 33 rounds back" \
+check "model -w: the table's figures, every ACK counted" cmp -s "$tmp/fig.csv" "$tmp/want.csv"
+check "model -w: the drill's Wmax 2000 run on bpf_bic takes 33 rounds back" \
 	grep -qx 'bpf_bic,2,2000,1599,7,33,31279' "$tmp/fig.csv"
 # rounds(1M) - rounds(100k) over the 900,000 packets between them
 slope() { awk -F, -v a="$1" '$1 == a && $3 == 100000 { r = $6 } $1 == a && $3 == 1000000 {
 	printf "%.6f\n", ($6 - r) / 900000 }' "$tmp/fig.csv"; }
 b=$(slope bpf_bic) r=$(slope reno)
-t "BIC's rounds grow by 1/160 of Wmax ($b), within 1%" \
+check "BIC's rounds grow by 1/160 of Wmax ($b), within 1%" \
 	awk -v s="$b" 'BEGIN { exit !(s * 160 > 0.99 && s * 160 < 1.01) }'
-t "Reno's rounds grow by 1/2 of Wmax ($r), exactly" test "$r" = 0.500000
-t "one ACK a segment: BIC's growth within 10% of 1/160 (30 a round: the EWMA at 30/16)" \
+check "Reno's rounds grow by 1/2 of Wmax ($r), exactly" test "$r" = 0.500000
+check "one ACK a segment: BIC's growth within 10% of 1/160 (30 a round: the EWMA at 30/16)" \
 	awk -v a="$("$model" -w -k 1 bpf_bic 100000 1000000 | awk -F, 'NR > 1 { print $6 }' | paste -sd' ')" \
 	'BEGIN { split(a, r, " "); s = (r[2] - r[1]) / 900000; exit !(s * 160 > 0.9 && s * 160 < 1.1) }'
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -19,16 +19,13 @@
 #
 # usage: test_hardening.sh PKG_OUT LIBBPF_A   (CC: the compiler that linked them)
 set -uo pipefail
+# shellcheck source=../guest/tap.sh
+. "$(dirname "$0")/../guest/tap.sh"
 
 dir=$1 libbpf=$2
-passed=0 failed=0 skipped=0
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tap_begin "$tmp/results"
 
 # has_ibt FILE: every object in FILE (an ELF file or an archive) carries IBT and SHSTK.
 has_ibt() {
@@ -58,9 +55,8 @@ for b in ccctl bictrace; do
 	if [ "${#unmarked[@]}" -eq 0 ]; then
 		check "$b: control flow integrity" hardening-check --quiet "$dir/$b"
 	else
-		echo "ok - $b: control flow integrity # SKIP without the IBT/SHSTK property" \
-			"in Debian's build: ${unmarked[*]}; no program linked with them can have it"
-		skipped=$((skipped + 1))
+		why="without the IBT/SHSTK property in Debian's build: ${unmarked[*]}"
+		skip "$b: control flow integrity" "$why; no program linked with them can have it"
 	fi
 done
 
@@ -70,5 +66,4 @@ for o in "$dir"/*.o; do
 		sh -c "readelf --debug-dump=info '$o' | grep DW_AT_producer | grep -q -- '-fstack-clash-protection.*-fcf-protection'"
 done
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+summary

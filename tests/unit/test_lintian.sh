@@ -17,13 +17,15 @@
 #
 # usage: test_lintian.sh DEB [ROOT [TAG...]]
 set -uo pipefail
+# shellcheck source=../guest/tap.sh
+. "$(dirname "$0")/../guest/tap.sh"
 
 deb=$(realpath "$1") root=${2:+$(realpath "$2")}
 shift $(($# < 2 ? $# : 2))
 other=("$@")
-passed=0 failed=0
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tap_begin "$tmp/results"
 
 # run_lintian: lintian's tags on $deb, info included, one a line.
 run_lintian() {
@@ -78,9 +80,7 @@ done <<< "$out"
 
 # Merged /usr: the unit under /usr/lib/systemd/system, nothing under /lib.
 files=$(dpkg-deb -c "$deb" | awk '{ print $NF }')
-check_file() {
-	if grep -qxF "$1" <<< "$files"; then ok "${deb##*/} holds ${1#.}"; else not_ok "${deb##*/} holds ${1#.}"; fi
-}
+check_file() { check "${deb##*/} holds ${1#.}" grep -qxF "$1" <<< "$files"; }
 check_file ./usr/sbin/ccctl
 check_file ./usr/lib/systemd/system/bpf-bic.service
 if grep -q '^\./lib/' <<< "$files"; then
@@ -96,5 +96,4 @@ else
 	not_ok "Static-Built-Using names the libbpf linked in (it says '$sbu')"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -14,14 +14,14 @@
 #     what it is given;
 #   - a walk with the bug planted fails and shrink_walk cuts it down to 3.
 set -uo pipefail
+# shellcheck source=../guest/tap.sh
+. "$(dirname "$0")/../guest/tap.sh"
 here=$(dirname "$(realpath "$0")")
 model=$here/../guest/model
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-t() { if "${@:2}"; then echo "ok - $1"; pass=$((pass + 1)); else echo "not ok - $1"; fail=$((fail + 1)); fi; }
+tap_begin "$tmp/results"
 same() { [ "$1" = "$2" ] || { echo "# got:  '$1'"; echo "# want: '$2'"; return 1; }; }
-info() { echo "# $*"; }
 
 # What the driver gives the model in a guest, here for the stub.
 BIC_DIR=/opt/bic TMP=$tmp/tmp CGROOT=$tmp/cg
@@ -68,28 +68,28 @@ reset_state() {
 
 start=$SECONDS
 reset_state
-t "the stub and the model agree at the start" agree
+check "the stub and the model agree at the start" agree
 
 # A disagreement names the first field that differs.
 def_ns=reno
 agree
-t "a disagreement names its field (defns)" same "${MISMATCH%%:*}" defns
+check "a disagreement names its field (defns)" same "${MISMATCH%%:*}" defns
 def_ns=cubic
 
 # The planted bug, as t_58 plants it in the guest.
 planted=("reg fixed -" "open 2 bpf_bic" "def bpf_bic" "lo 1" "mig bpf_bic reno" "unreg bpf_bic")
 replays_clean() { ! replay "$@"; }
-t "without the planted bug the planted operations agree" replays_clean "${planted[@]}"
+check "without the planted bug the planted operations agree" replays_clean "${planted[@]}"
 PLANT=default-unregister
 t0=$SECONDS
 if replay "${planted[@]}"; then
-	t "the planted bug is caught at operation 6 ($MISMATCH)" same "$((FAILED_AT + 1))" 6
+	check "the planted bug is caught at operation 6 ($MISMATCH)" same "$((FAILED_AT + 1))" 6
 	shrink "${planted[@]:0:FAILED_AT+1}"
 	info "shrunk in $SHRINK_TRIES replays, $((SECONDS - t0)) s"
-	t "... and shrunk to the 3 operations it needs" \
+	check "... and shrunk to the 3 operations it needs" \
 		same "$(printf '%s;' "${SHRUNK[@]}")" "reg fixed -;def bpf_bic;unreg bpf_bic;"
 else
-	t "the planted bug is caught" false
+	check "the planted bug is caught" false
 fi
 PLANT=""
 
@@ -110,10 +110,10 @@ missing() {
 for links in true false; do
 	for seed in 1 58; do
 		walk_seed "$seed" 150
-		t "links $links, seed $seed: ${#DONE_OPS[@]} operations as the model said${FAILED:+ (op \"$OP\": $FAILED)}" \
+		check "links $links, seed $seed: ${#DONE_OPS[@]} operations as the model said${FAILED:+ (op \"$OP\": $FAILED)}" \
 			same "${FAILED:-}:${#DONE_OPS[@]}" ":150"
 		missing
-		t "... every kind of operation done (${#MUST[@]} kinds)" same "$REPLY" ""
+		check "... every kind of operation done (${#MUST[@]} kinds)" same "$REPLY" ""
 	done
 done
 links=true
@@ -121,9 +121,9 @@ links=true
 walk_seed 7 60
 first=$(printf '%s;' "${DONE_OPS[@]}")
 walk_seed 7 60
-t "a seed replays the same operations" same "$(printf '%s;' "${DONE_OPS[@]}")" "$first"
+check "a seed replays the same operations" same "$(printf '%s;' "${DONE_OPS[@]}")" "$first"
 walk_seed 8 60
-t "another seed draws others" test "$(printf '%s;' "${DONE_OPS[@]}")" != "$first"
+check "another seed draws others" test "$(printf '%s;' "${DONE_OPS[@]}")" != "$first"
 
 # The kinds a 6.12 guest's run of seed 426710190 did in its first 150
 # operations (t_58, MODEL_OPS=150, as printed; run again when the
@@ -134,13 +134,13 @@ t "another seed draws others" test "$(printf '%s;' "${DONE_OPS[@]}")" != "$first
 walk_seed 426710190 150
 kinds=""
 for k in "${MUST[@]}" list:ok status:ok status:refused swap:refused; do kinds+=" $k=${tally[$k]:-0}"; done
-t "seed 426710190 does what it did in a 6.12 guest" same "$kinds" \
+check "seed 426710190 does what it did in a 6.12 guest" same "$kinds" \
 	" reg:ok=8 reg:refused=13 unreg:ok=4 unreg:refused=10 mig:ok=10 mig:refused=5 def:ok=7 def:refused=2 defns:ok=4 defns:refused=2 assign:ok=4 assign:refused=2 unassign:ok=3 unassign:refused=5 open=24 open:cg=3 lo=10 close=6 nsadd=3 nsdel=2 route=6 unroute=2 swap:ok=6 list:ok=1 status:ok=3 status:refused=2 swap:refused=6"
 
 reset_state
 MODEL_REPLAY=" reg fixed rnd_a ;def rnd_a; open 2 default c2;lo 1"
 walk
-t "MODEL_REPLAY runs what it is given" \
+check "MODEL_REPLAY runs what it is given" \
 	same "$(printf '%s;' "${DONE_OPS[@]}")|$FAILED" "reg fixed rnd_a;def rnd_a;open 2 default c2;lo 1;|"
 MODEL_REPLAY=""
 
@@ -152,13 +152,12 @@ if [ -n "$FAILED" ]; then
 	info "seed 58 fails at operation ${#DONE_OPS[@]} of 400: $FAILED"
 	shrink_walk
 	info "shrunk in $SHRINK_TRIES replays: $(printf '%s; ' "${SHRUNK[@]}")"
-	t "a planted walk's failure shrinks to 3 operations" same "${#SHRUNK[@]}" 3
-	t "... the last of them an unregister of the default" test "${SHRUNK[2]:-}" != "${SHRUNK[2]#unreg }"
+	check "a planted walk's failure shrinks to 3 operations" same "${#SHRUNK[@]}" 3
+	check "... the last of them an unregister of the default" test "${SHRUNK[2]:-}" != "${SHRUNK[2]#unreg }"
 else
-	t "a planted walk fails" false
+	check "a planted walk fails" false
 fi
 PLANT=""
 
 info "$((SECONDS - start)) s"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -7,19 +7,20 @@
 # medians and ranges computed here from the sample's rows, by other code,
 # the "apart" counts, the cost table and the figures.
 set -uo pipefail
+# shellcheck source=../guest/tap.sh
+. "$(dirname "$0")/../guest/tap.sh"
 here=$(dirname "$(realpath "$0")")
 top=$(realpath "$here/../..")
 sample=$here/study-sample
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-t() { if "${@:2}"; then echo "ok - $1"; pass=$((pass + 1)); else echo "not ok - $1"; fail=$((fail + 1)); fi; }
+tap_begin "$tmp/results"
 has() { grep -qF -- "$2" "$1"; }
 
 md=$tmp/study.md
 "$top/eval/study-report.sh" "$sample" "$md" "$tmp/plots" shift=3,sleep=off > "$tmp/log" 2>&1
 rc=$?
-t "the report runs (exit $rc)" test "$rc" -eq 0
+check "the report runs (exit $rc)" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || cat "$tmp/log"
 
 # Columns of the sample by name.
@@ -49,49 +50,49 @@ expect() {
 row() { grep -F "| $2 | $3 |" "$md" | head -n 1; }
 
 algs=(bpf_bic_2611 bpf_bic bic bpf_bic_restore cubic)
-t "title" has "$md" "# BIC's undo rules side by side"
+check "title" has "$md" "# BIC's undo rules side by side"
 for fam in reorder stall; do
-	t "$fam: a single-flow table for the 41-packet queue" has "$md" "## One flow alone, $fam family, 41-packet queue"
+	check "$fam: a single-flow table for the 41-packet queue" has "$md" "## One flow alone, $fam family, 41-packet queue"
 done
-t "the method names the stall points" has "$md" "Points (LEN:GAP): 1 s every ~2 s"
-t "the method names the reorder points" has "$md" "Points: 2%."
-t "the findings section" has "$md" "## What the data says"
-t "the findings: one table per family" test "$(grep -c '^### .* family$' "$md")" -eq 2
-t "the cost section" has "$md" "## What it cost"
+check "the method names the stall points" has "$md" "Points (LEN:GAP): 1 s every ~2 s"
+check "the method names the reorder points" has "$md" "Points: 2%."
+check "the findings section" has "$md" "## What the data says"
+check "the findings: one table per family" test "$(grep -c '^### .* family$' "$md")" -eq 2
+check "the cost section" has "$md" "## What it cost"
 concl=$top/eval/study-conclusion.md
-t "the hand-written conclusion is included whole" test \
+check "the hand-written conclusion is included whole" test \
 	"$(sed -n '/^## Conclusion$/,$p' "$md" | head -n "$(wc -l < "$concl")")" = "$(cat "$concl")"
 
 for ca in "${algs[@]}"; do
 	for fp in "reorder 2 2%" "stall 1:2 1 s every ~2 s"; do
 		read -r fam pt lab <<< "$fp"
 		r=$(row "$fam" "$lab" "$ca")
-		t "$fam $pt: a row for $ca" test -n "$r"
+		check "$fam $pt: a row for $ca" test -n "$r"
 		IFS='|' read -ra cells <<< "$r"
 		# cells[1] point, 2 algorithm, 3 undos, 4 by kind, 5 spurious, 6 RTOs,
 		# 7 ttr p50, 8 largest, 9 unrecovered, 10 goodput, 11 retrans, 12 drops
 		trim() { sed 's/^ *//; s/ *$//' <<< "$1"; }
 		want=$(expect "$fam" "$ca" "$pt" 41 undos 1 %.0f)
-		t "$fam $pt $ca: undos '$want'" test "$(trim "${cells[3]:-}")" = "$want"
+		check "$fam $pt $ca: undos '$want'" test "$(trim "${cells[3]:-}")" = "$want"
 		want="$(expect "$fam" "$ca" "$pt" 41 full_undos 1 %.0f) / $(expect "$fam" "$ca" "$pt" 41 partial_undos 1 %.0f) / $(expect "$fam" "$ca" "$pt" 41 dsack_undos 1 %.0f) / $(expect "$fam" "$ca" "$pt" 41 loss_undos 1 %.0f)"
-		t "$fam $pt $ca: undos by kind '$want'" test "$(trim "${cells[4]:-}")" = "$want"
+		check "$fam $pt $ca: undos by kind '$want'" test "$(trim "${cells[4]:-}")" = "$want"
 		want=$(expect "$fam" "$ca" "$pt" 41 spurious_rtos 1 %.0f)
-		t "$fam $pt $ca: spurious RTOs '$want'" test "$(trim "${cells[5]:-}")" = "$want"
+		check "$fam $pt $ca: spurious RTOs '$want'" test "$(trim "${cells[5]:-}")" = "$want"
 		want=$(expect "$fam" "$ca" "$pt" 41 bps 1e-6 %.2f)
-		t "$fam $pt $ca: goodput '$want'" test "$(trim "${cells[10]:-}")" = "$want"
+		check "$fam $pt $ca: goodput '$want'" test "$(trim "${cells[10]:-}")" = "$want"
 		want=$(expect "$fam" "$ca" "$pt" 41 queue_drops 1 %.0f)
-		t "$fam $pt $ca: queue drops '$want'" test "$(trim "${cells[12]:-}")" = "$want"
+		check "$fam $pt $ca: queue drops '$want'" test "$(trim "${cells[12]:-}")" = "$want"
 	done
 done
 
 # The sample's numbers as recorded (6.12, the STUDY_QUICK=1 run of 5 December 2026), by hand:
-t "literal: reorder 2%, bpf_bic: undos, by kind, F-RTO, RTOs, time to recover" \
+check "literal: reorder 2%, bpf_bic: undos, by kind, F-RTO, RTOs, time to recover" \
 	has "$md" "| 2% | bpf_bic | 10 [9-12] | 0 / 10 [9-12] / 0 / 0 | 0 | 1 | 1 |"
-t "literal: reorder 2%, bpf_bic_restore: goodput" \
+check "literal: reorder 2%, bpf_bic_restore: goodput" \
 	grep -qF "| 9.41 [9.38-9.43] |" <<< "$(row reorder 2% bpf_bic_restore)"
-t "literal: stall, bpf_bic: 4 loss undos, 4 RTOs in 4 and 5 stalls, 137 ms to recover" \
+check "literal: stall, bpf_bic: 4 loss undos, 4 RTOs in 4 and 5 stalls, 137 ms to recover" \
 	has "$md" "| 1 s every ~2 s | bpf_bic | 4 | 0 / 0 / 0 / 4 | 0 | 4 / 4 [4-5] | 137 [136-137] |"
-t "literal: stall, bpf_bic_restore: back at once" \
+check "literal: stall, bpf_bic_restore: back at once" \
 	has "$md" "| 1 s every ~2 s | bpf_bic_restore | 4 [4-5] | 0 / 0 / 0 / 4 [4-5] | 0 | 4 [4-5] / 4 [4-5] | 0 | 0 | 0 |"
 
 # "apart": recount, for goodput in the reorder family, the algorithms whose
@@ -114,27 +115,26 @@ for ca in bpf_bic_2611 bpf_bic bic cubic; do
 	line=$(sed -n '/^### reorder family/,/^### /p' "$md" | grep -F "| goodput | $ca |")
 	IFS='|' read -ra f <<< "$line"
 	got=$(( ${f[4]:-0} + ${f[6]:-0} ))
-	t "reorder goodput, $ca against bpf_bic_restore: apart $ap, the report $got" test "$got" -eq "$ap"
+	check "reorder goodput, $ca against bpf_bic_restore: apart $ap, the report $got" test "$got" -eq "$ap"
 	if [ "$ap" = 1 ]; then
-		t "reorder goodput, $ca: the point named apart" grep -qF "2%/41" <<< "${f[7]:-}"
+		check "reorder goodput, $ca: the point named apart" grep -qF "2%/41" <<< "${f[7]:-}"
 	fi
 done
-t "the sample has goodput ranges apart (else the check above proves little): $napart" test "$napart" -gt 0
+check "the sample has goodput ranges apart (else the check above proves little): $napart" test "$napart" -gt 0
 
 # cost: each point's host seconds from host-points.txt
 while read -r b e; do
 	want=$((e - b))
-	t "cost: a point of $want host s" grep -qE "\| 10 \| [0-9]+ \| $want \|" "$md"
+	check "cost: a point of $want host s" grep -qE "\| 10 \| [0-9]+ \| $want \|" "$md"
 done < <(awk '$3 == "begin" { b = $1 } $3 == "end" { print b, $1 }' "$sample/host-points.txt")
 
 for f in study-single-reorder-41 study-single-stall-41 study-cwnd-reorder-2 study-cwnd-stall-1-2; do
-	t "figure $f.png" test -s "$tmp/plots/$f.png"
+	check "figure $f.png" test -s "$tmp/plots/$f.png"
 done
 
 # A broken input must fail, not write a report.
 mkdir -p "$tmp/empty"
 fails() { ! "$@" 2> /dev/null; }
-t "no data: the report fails" fails "$top/eval/study-report.sh" "$tmp/empty" "$tmp/x.md" "$tmp/p"
+check "no data: the report fails" fails "$top/eval/study-report.sh" "$tmp/empty" "$tmp/x.md" "$tmp/p"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary
