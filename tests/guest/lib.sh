@@ -39,6 +39,18 @@ NO_LINK_WHY="no struct_ops links before Linux $LINK_SINCE"
 in_snd() { ip netns exec "$SND" "$@"; }
 in_rcv() { ip netns exec "$RCV" "$@"; }
 
+# ss_count CA [NETNS...]: the sockets on CA as ss sees them, one namespace
+# at a time: in each NETNS given, or in the sender's and the receiver's.
+ss_count() {
+	local ca=$1 ns n=0
+	shift
+	[ $# -gt 0 ] || set -- "$SND" "$RCV"
+	for ns in "$@"; do
+		n=$((n + $(ip netns exec "$ns" ss -taniH | grep -cw -- "$ca")))
+	done
+	echo "$n"
+}
+
 # net_up RATE DELAY_MS_EACH_WAY QUEUE_PKTS [EXTRA NETEM ARGS for the data path]
 # Sender and receiver namespaces over one veth pair, where netem sees (and
 # drops, reorders, delays) single MSS-sized packets: offloads off is not

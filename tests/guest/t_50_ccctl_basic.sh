@@ -81,22 +81,14 @@ for ca in bpf_bic bpf_bic_2611; do
 done
 check "the table has a bpf_bic row" bash -c "ccctl list | grep -q '^bpf_bic .*/bpf_bic/$pinned\$'"
 
-# Sockets are counted in every namespace: ss sees them one namespace at a time.
-ss_count() {
-	local n=0 ns
-	for ns in "$SND" "$RCV"; do
-		n=$((n + $(ip netns exec "$ns" ss -tiaH | grep -cw "$1")))
-	done
-	echo "$n"
-}
-
 net_up 2mbit 10 50
 in_rcv iperf3 -s -1 -D
 wait_for 5 bash -c "ip netns exec $RCV ss -ltnH | grep -q 5201"
 in_snd iperf3 -c "$RCV_ADDR" -P 2 -t 10 -C bpf_bic -J > /tmp/t50b.iperf &
 client=$!
 # Both data connections up at both ends: the receiver's are established
-# half a round trip after the sender's, and iperf3 -C puts them on bpf_bic too.
+# half a round trip after the sender's, and iperf3 -C puts them on bpf_bic too
+# (ss_count counts both namespaces, as ccctl status does).
 data_up() { [ "$(ss_count bpf_bic)" -ge 4 ]; }
 wait_for 5 data_up
 # One ss count for both checks: the flows end after their 10 s, and a

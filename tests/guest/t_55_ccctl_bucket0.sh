@@ -26,15 +26,10 @@ CHILD=/proc/sys/net/ipv4/tcp_child_ehash_entries
 mkdir -p "$TMP"
 modules_up
 
-# ss_count NS CA: sockets on CA in namespace NS, as ss sees them.
-ss_count() {
-	ip netns exec "$1" ss -taniH | grep -cw -- "$2"
-}
-
 # ss_has NS CA COUNT: ss sees exactly COUNT sockets on CA in namespace NS
 # (a command, counted anew at each call: what wait_for polls).
 ss_has() {
-	[ "$(ss_count "$1" "$2")" -eq "$3" ]
+	[ "$(ss_count "$2" "$1")" -eq "$3" ]
 }
 
 # listed CA: the sockets ccctl list --json gives CA.
@@ -65,7 +60,7 @@ check "and the receiver has accepted all $N" \
 	wait_for 10 ss_has "$RCV" "$FROM" $((N + 1))
 
 all=$((2 * N + 1))
-check_cmp "ss: $N of the sender's sockets on $FROM" "$(ss_count "$SND" "$FROM")" -eq "$N"
+check_cmp "ss: $N of the sender's sockets on $FROM" "$(ss_count "$FROM" "$SND")" -eq "$N"
 check_cmp "ccctl list: $FROM has all $all" "$(listed "$FROM")" -eq "$all"
 check_cmp "ccctl list: $TO has none" "$(listed "$TO")" -eq 0
 
@@ -76,10 +71,10 @@ migrated_all() {
 	out=$(ccctl migrate "$a" "$b")
 	check_cmp "migrate $a $b says it moved all $all ($out)" \
 		"$out" = "moved $all sockets from $a to $b"
-	check_cmp "ss: the sender has $N on $b" "$(ss_count "$SND" "$b")" -eq "$N"
-	check_cmp "ss: the sender has none left on $a" "$(ss_count "$SND" "$a")" -eq 0
-	check_cmp "ss: the receiver has $((N + 1)) on $b" "$(ss_count "$RCV" "$b")" -eq $((N + 1))
-	check_cmp "ss: the receiver has none left on $a" "$(ss_count "$RCV" "$a")" -eq 0
+	check_cmp "ss: the sender has $N on $b" "$(ss_count "$b" "$SND")" -eq "$N"
+	check_cmp "ss: the sender has none left on $a" "$(ss_count "$a" "$SND")" -eq 0
+	check_cmp "ss: the receiver has $((N + 1)) on $b" "$(ss_count "$b" "$RCV")" -eq $((N + 1))
+	check_cmp "ss: the receiver has none left on $a" "$(ss_count "$a" "$RCV")" -eq 0
 	check_cmp "ccctl list: $b has all $all" "$(listed "$b")" -eq "$all"
 	check_cmp "ccctl list: $a has none" "$(listed "$a")" -eq 0
 }
