@@ -16,7 +16,7 @@ data=$1 out=$2 icount=${3:-}
 tsvs=$(find "$data" \( -name bench-matrix.tsv -o -name bench-cost.tsv \) | sort)
 [ -n "$tsvs" ] || die "no bench-*.tsv below $data: did the guest run eval/bench.sh?"
 mkdir -p "$(dirname "$out")"
-STATS_AWK=$(cat "$(dirname "$0")/stats.awk")	# num, sortn, median
+STATS_AWK=$(cat "$(dirname "$0")/stats.awk")	# num, sortn, median, overlap
 MATRIX_TITLE="## Scenario matrix"
 COST_TITLE="## Per-ACK cost, BPF against native"
 
@@ -151,9 +151,10 @@ cell() {
 	esac
 }
 
-# overlaps SCENARIO WHAT: the pairs of algorithms whose ranges over the
-# runs overlap, i.e. between which these runs show no measurable difference.
-overlaps() {
+# overlapping_pairs SCENARIO WHAT: the pairs of algorithms whose ranges
+# over the runs overlap (stats.awk's overlap), i.e. between which these
+# runs show no measurable difference.
+overlapping_pairs() {
 	local sc=$1 metric i j a b lo1 hi1 lo2 hi2 list=()
 	metric=$(metric_of "$2")
 	for ((i = 0; i < ${#algs[@]}; i++)); do
@@ -164,7 +165,8 @@ overlaps() {
 			fi
 			read -r _ lo1 hi1 _ <<<"$a"
 			read -r _ lo2 hi2 _ <<<"$b"
-			if calc 'exit !(l1 <= h2 && l2 <= h1)' "l1=$lo1" "h1=$hi1" "l2=$lo2" "h2=$hi2"; then
+			if awk -v l1="$lo1" -v h1="$hi1" -v l2="$lo2" -v h2="$hi2" \
+				"$STATS_AWK"'BEGIN { exit !overlap(l1, h1, l2, h2) }'; then
 				list+=("${algs[i]} ~ ${algs[j]}")
 			fi
 		done
@@ -180,7 +182,7 @@ row() {
 	for ca in "${algs[@]}"; do
 		line+=" $(cell "$sc" "$ca" "$what" || true) |"
 	done
-	[ "$what" = t90 ] && line+=" |" || line+=" $(overlaps "$sc" "$what") |"
+	[ "$what" = t90 ] && line+=" |" || line+=" $(overlapping_pairs "$sc" "$what") |"
 	echo "$line"
 }
 

@@ -24,7 +24,7 @@ mapfile -t tsvs < <(find "$data" -name bench-design.tsv | sort)
 [ ${#tsvs[@]} -gt 0 ] || die "no bench-design.tsv below $data: did the guest run eval/bench.sh --design?"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-STATS_AWK=$(cat "$(dirname "$0")/stats.awk")	# num, sortn, median
+STATS_AWK=$(cat "$(dirname "$0")/stats.awk")	# num, sortn, median, overlap
 
 # Thresholds of the definitions below, in one place.
 REGAIN=0.9	# a loss is regained when the link's output over one RTT is 90%
@@ -218,11 +218,12 @@ cell() {
 	}
 	END { if (!found) print "-" }' "$tmp/cells"
 }
-# overlaps CELL METRIC: the algorithms whose range overlaps bpf_bic's
-overlaps() {
-	awk -v c="$1" -v m="$2" '$1 == c && $3 == m { lo[$2] = $5; hi[$2] = $6 }
+# overlapping_bpf_bic CELL METRIC: the algorithms whose range overlaps
+# bpf_bic's (stats.awk's overlap)
+overlapping_bpf_bic() {
+	awk -v c="$1" -v m="$2" "$STATS_AWK"'$1 == c && $3 == m { lo[$2] = $5; hi[$2] = $6 }
 		END { if (!("bpf_bic" in lo)) exit
-		      for (a in lo) if (a != "bpf_bic" && lo[a] <= hi["bpf_bic"] && hi[a] >= lo["bpf_bic"]) s = s (s ? ", " : "") a
+		      for (a in lo) if (a != "bpf_bic" && overlap(lo[a], hi[a], lo["bpf_bic"], hi["bpf_bic"])) s = s (s ? ", " : "") a
 		      print s }' "$tmp/cells"
 }
 # row LABEL CELL METRIC KIND
@@ -231,7 +232,7 @@ row() {
 	for ca in "${algs[@]}"; do
 		line+=" $(cell "$2" "$ca" "$3" "$4") |"
 	done
-	echo "$line $(overlaps "$2" "$3") |"
+	echo "$line $(overlapping_bpf_bic "$2" "$3") |"
 }
 header() {
 	local ca line="| $1 |" sep="|---|"

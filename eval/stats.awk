@@ -1,7 +1,7 @@
-# The median and range of a set of values, shared by the reports' awk
-# programs: a script reads this file and puts it before its program's text
-# (one program, as -f and program text do not mix in POSIX awk).  A value
-# ">X" is a lower bound, X or more.
+# The median and range of a set of values, and whether two ranges overlap,
+# shared by the reports' awk programs: a script reads this file and puts it
+# before its program's text (one program, as -f and program text do not mix
+# in POSIX awk).  A value ">X" is a lower bound, X or more.
 
 # num(x): x as a number, a lower bound's ">" dropped
 function num(x) { return x ~ /^>/ ? substr(x, 2) + 0 : x + 0 }
@@ -24,4 +24,11 @@ function median(arr, c,    lo, hi) {
 	if (lo ~ /^>/ || hi ~ /^>/)
 		return ">" (num(lo) + num(hi)) / 2
 	return (num(lo) + num(hi)) / 2
+}
+
+# overlap(lo1, hi1, lo2, hi2): the ranges [lo1, hi1] and [lo2, hi2] (of
+# the runs of two algorithms) share a value: these runs show no measurable
+# difference between the two
+function overlap(lo1, hi1, lo2, hi2) {
+	return num(lo1) <= num(hi2) && num(lo2) <= num(hi1)
 }
