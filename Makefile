@@ -119,7 +119,7 @@ help:
 
 clean:
 	$(call msg,CLEAN,build products)
-	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/pkg $(BUILD)/drill $(BUILD)/tests $(GUEST) \
+	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/pkg $(BUILD)/drill $(BUILD)/tests $(BUILD)/eval $(GUEST) \
 		$(BUILD)/out $(BUILD)/demo $(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data \
 		$(BUILD)/scale-data $(BUILD)/study $(BUILD)/study-data $(BUILD)/deb $(BUILD)/debian/*/run \
 		$(BUILD)/dsc $(BUILD)/dsc-test \

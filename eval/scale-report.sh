@@ -119,7 +119,7 @@ section() {
 	echo "N idle established connections ($counts) between two network"
 	echo "namespaces, both ends on bpf_bic: N sockets in the sender's namespace, N and"
 	echo "their listener in the receiver's, so 2N + 1 sockets on the algorithm.  Each"
-	echo "command ran ${meta[reps]:-?} times at each N, under tests/tools/runstat: time is"
+	echo "command ran ${meta[reps]:-?} times at each N, under eval/tools/runstat: time is"
 	echo "the guest's monotonic clock from fork() to wait4(), so exec, libbpf's start"
 	echo "and the exit are in it; CPU and peak RSS come from wait4(); the memory"
 	echo "peak is the memory.peak of a cgroup v2 the command ran alone in, which"

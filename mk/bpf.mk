@@ -86,7 +86,7 @@ $(BUILD)/bpf/migrate.bpf.o $(BUILD)/bpf/assign.bpf.o: $(BUILD)/bpf/%.bpf.o: bpf/
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 # For make bench only (eval/bpf): tcp_ack()'s time per call, the skeleton
-# of tests/tools/ackcost.
+# of eval/tools/ackcost.
 $(BUILD)/bpf/ackcost.bpf.o: eval/bpf/ackcost.bpf.c $(BPF_DEPS)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@

@@ -21,20 +21,22 @@ INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 # the tests look for them.  What only the tests and the evaluation use,
 # and install must not ship, is copied beside them.
 GUEST_TEST_BINS	:= $(BUILD)/loader/ccctl-faults $(BUILD)/drill/ackdrill $(BUILD)/tests/tcphold \
-		   $(BUILD)/tests/tcpblast $(BUILD)/tests/ackcost $(BUILD)/tests/runstat \
-		   $(BUILD)/tests/nshold $(BUILD)/tests/ccobserve $(BUILD)/tests/linkmon
+		   $(BUILD)/tests/nshold $(BUILD)/tests/ccobserve
+# the evaluation's (mk/tools.mk), in the same /usr/sbin
+GUEST_EVAL_BINS	:= $(BUILD)/eval/tcpblast $(BUILD)/eval/ackcost $(BUILD)/eval/runstat \
+		   $(BUILD)/eval/linkmon
 # t_58's generator, model and shrinker, which the host tests too
 MODEL_PARTS	:= $(wildcard tests/guest/model/*.sh)
 
 $(GUEST)/.done: $(call install_exec_files,$(BUILD)/loader) $(BPF_TEST_OBJS) $(BPF_BENCH_OBJS) \
-		$(GUEST_TEST_BINS) $(GUEST_TESTS) $(GUEST_EVAL) $(MODEL_PARTS) $(DRILL_SCRIPTS) $(DRILL_EXPECT) \
-		$(DRILL_WMAX_SCRIPTS) $(DRILL_WMAX_EXPECT)
+		$(GUEST_TEST_BINS) $(GUEST_EVAL_BINS) $(GUEST_TESTS) $(GUEST_EVAL) $(MODEL_PARTS) \
+		$(DRILL_SCRIPTS) $(DRILL_EXPECT) $(DRILL_WMAX_SCRIPTS) $(DRILL_WMAX_EXPECT)
 	$(call msg,GUEST,$(GUEST))
 	$(Q)rm -rf $(GUEST)
 	$(Q)$(MAKE) --no-print-directory install-exec DESTDIR=$(GUEST) PREFIX=/usr BPFDIR=/opt/bic/bpf \
 		SBIN_FROM=$(BUILD)/loader
 	$(Q)mkdir -p $(GUEST)/opt/bic/bpf/test $(GUEST)/opt/bic/tests $(GUEST)/opt/bic/drill/expect
-	$(Q)cp $(GUEST_TEST_BINS) $(GUEST)/usr/sbin/
+	$(Q)cp $(GUEST_TEST_BINS) $(GUEST_EVAL_BINS) $(GUEST)/usr/sbin/
 	$(Q)cp $(BPF_TEST_OBJS) $(BPF_BENCH_OBJS) $(GUEST)/opt/bic/bpf/test/
 	$(Q)cp $(GUEST_TESTS) $(GUEST)/opt/bic/tests/
 	$(Q)mkdir -p $(GUEST)/opt/bic/eval && cp $(GUEST_EVAL) $(GUEST)/opt/bic/eval/

@@ -2,7 +2,8 @@
 #
 # The project's user-space C: the loader (ccctl, bictrace), the drill
 # (ackdrill in the guest, its model on the host), the tools the guest
-# tests use (tests/tools) and the host unit tests (tests/unit).
+# tests use (tests/tools) and those only the evaluation uses (eval/tools),
+# and the host unit tests (tests/unit).
 #
 # Every compile: the project's include paths, CPPFLAGS, the project's
 # warnings (as errors), CFLAGS, and -MMD -MP, which writes the headers an
@@ -105,14 +106,11 @@ $(DRILL_WMAX_EXPECT): $(BUILD)/drill/model $(DRILL_WMAX_SCRIPTS) $(BUILD)/drill/
 	$(Q)touch $@
 
 # --- tools the guest tests use ---------------------------------------------
-# tcphold: idle connections on a chosen algorithm (t_58); tcpblast: a
-# fixed number of bytes timed in ns (make bench); runstat: a command's time,
-# CPU, peak RSS and cgroup memory peak (scale.sh); nshold: a network
-# namespace held by a thread or a descriptor only (t_81); linkmon: the
-# design point's samples of the link and the sender (make bench)
-$(BUILD)/tests/tcphold $(BUILD)/tests/tcpblast $(BUILD)/tests/runstat $(BUILD)/tests/nshold \
-		$(BUILD)/tests/linkmon: \
-		$(BUILD)/tests/%: tests/tools/%.c | $(STAMP_DEPS)
+# tcphold: idle connections on a chosen algorithm (t_58, and scale.sh);
+# nshold: a network namespace held by a thread or a descriptor only (t_81).
+# tool.h (failures, addresses) and tcpdiag.h (sock_diag) are shared with
+# the evaluation's tools.
+$(BUILD)/tests/tcphold $(BUILD)/tests/nshold: $(BUILD)/tests/%: tests/tools/%.c | $(STAMP_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) $(LDFLAGS) -pthread -MMD -MP \
 		$< -o $@
@@ -124,8 +122,19 @@ $(BUILD)/tests/ccobserve: tests/tools/ccobserve.c $(LIBBPF_A) | $(STAMP_DEPS)
 	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CPPFLAGS) $(CPPFLAGS) $(LOADER_CFLAGS) $(CFLAGS) $(LDFLAGS) \
 		-MMD -MP $< $(LOADER_LIBS) -o $@
 
+# --- tools only the evaluation uses (eval/tools) ------------------------------
+# tcpblast: a fixed number of bytes timed in ns, or a flow for a fixed time
+# (make bench); linkmon: the design point's samples of the link and the
+# sender (make bench); runstat: a command's time, CPU, peak RSS and cgroup
+# memory peak (scale.sh)
+$(BUILD)/eval/tcpblast $(BUILD)/eval/linkmon $(BUILD)/eval/runstat: \
+		$(BUILD)/eval/%: eval/tools/%.c | $(STAMP_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) -Itests/tools $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) $(LDFLAGS) -pthread \
+		-MMD -MP $< -o $@
+
 # ackcost: tcp_ack()'s guest time per call, for make bench's per-ACK cost
-$(BUILD)/tests/ackcost: tests/tools/ackcost.c $(LIBBPF_A) | $(BUILD)/bpf/ackcost.skel.h
+$(BUILD)/eval/ackcost: eval/tools/ackcost.c $(LIBBPF_A) | $(BUILD)/bpf/ackcost.skel.h
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(LOADER_CPPFLAGS) $(CPPFLAGS) $(LOADER_CFLAGS) $(CFLAGS) $(LDFLAGS) \
 		-MMD -MP $< $(LOADER_LIBS) -o $@
@@ -176,7 +185,7 @@ $(BUILD)/tests/test_common: $(BUILD)/tests/test_common.o $(BUILD)/tests/common.o
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(filter %.o,$^) $(LOADER_LIBS) -o $@
 
--include $(wildcard $(BUILD)/drill/*.d $(BUILD)/tests/*.d)
+-include $(wildcard $(BUILD)/drill/*.d $(BUILD)/tests/*.d $(BUILD)/eval/*.d)
 
 # Every shell script git tracks through shellcheck (make test runs it as one
 # of its host tests, and so does unit-test), shellcheck installed first; not

@@ -183,7 +183,7 @@ matrix() {
 # path's bandwidth-delay product (BDP, in 1,514-byte frames), where how far
 # an algorithm backs off after a loss decides how much of the link it
 # leaves idle.  The guest only records; eval/design-report.sh computes
-# every figure from /out/design/TEST.CA.link, tests/tools/linkmon's samples
+# every figure from /out/design/TEST.CA.link, eval/tools/linkmon's samples
 # every quarter of the longest RTT (the link's output, the sender's
 # congestion events and, with two flows, each one's acked bytes), and from
 # bench-design.tsv: each run's flows (CA@PEER:PORT@START_S), its start
@@ -207,7 +207,7 @@ dp_buffers() {
 	done
 }
 
-# The samples are tests/tools/linkmon's, in the sender's namespace, until
+# The samples are eval/tools/linkmon's, in the sender's namespace, until
 # MON_STOP appears.
 MON_STOP=/tmp/mon.stop
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The guest test tools' view of a namespace's TCP sockets, as ss has it:
- * one sock_diag dump of the states ss shows by default, each socket's
- * requested attribute handed to a callback.
+ * The guest tools' view of a namespace's TCP sockets, as ss has it (the
+ * tests' ccobserve, the evaluation's linkmon): one sock_diag dump of the
+ * states ss shows by default, each socket's requested attribute handed to
+ * a callback.
  */
 #ifndef __TCPDIAG_H
 #define __TCPDIAG_H

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the guest test tools share: a failure is one line on stderr, headed
- * by the tool's name, and exit 1; an address and port from argv.
+ * What the guest tools share, the tests' and the evaluation's (eval/tools):
+ * a failure is one line on stderr, headed by the tool's name, and exit 1;
+ * an address and port from argv.
  */
 #ifndef __TOOL_H
 #define __TOOL_H
