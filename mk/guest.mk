@@ -9,8 +9,8 @@
 GUEST_TESTS	:= $(wildcard tests/guest/*.sh)
 # The evaluation's guest sides (make plots, bench, scale, study: mk/eval.mk;
 # seedpath.sh and study-wmax.sh by hand, through GUEST_CMD) and make demo's,
-# none of them a test, in /opt/bic/eval beside /opt/bic/tests, whose
-# libraries they source.
+# none of them a test, with lib.sh, the helpers only they use, in
+# /opt/bic/eval beside /opt/bic/tests, whose libraries they source too.
 GUEST_EVAL	:= $(wildcard eval/guest/*.sh)
 INITRDS		:= $(foreach k,$(KERNELS),$(call initrd,$(k)))
 

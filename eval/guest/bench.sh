@@ -22,6 +22,8 @@ set -uo pipefail
 . "$(dirname "$0")/../tests/lib.sh"
 # shellcheck source=../../tests/guest/lib_trace.sh
 . "$(dirname "$0")/../tests/lib_trace.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 ALGS=(bpf_bic bic_ref cubic reno)
 mode=matrix

@@ -18,6 +18,8 @@ set -uo pipefail
 . "$(dirname "$0")/../tests/lib.sh"
 # shellcheck source=../../tests/guest/lib_trace.sh
 . "$(dirname "$0")/../tests/lib_trace.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 order=${SEED_ORDER:-bpf_bic,bic_ref,bic_ref,bpf_bic}
 read -ra order <<<"${order//,/ }"	# commas pass through a kernel command line

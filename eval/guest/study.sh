@@ -77,6 +77,8 @@ set -uo pipefail
 . "$(dirname "$0")/../tests/lib.sh"
 # shellcheck source=../../tests/guest/lib_trace.sh
 . "$(dirname "$0")/../tests/lib_trace.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 if [ "${STUDY_QUICK:-0}" = 1 ]; then
 	: "${STUDY_RATES:=2}" "${STUDY_STALLS:=1:2}" "${STUDY_QUEUES:=41}" "${STUDY_KINDS:=single}"
