@@ -245,6 +245,9 @@ read_stat() {
 	read -r STAT_STATE STAT_PPID _ <<< "${line##*) }"
 }
 
+# gone PID: the process has ended (a zombie, not yet waited for, has).
+gone() { ! read_stat "$1" || [ "$STAT_STATE" = Z ]; }
+
 # children PID: the processes whose parent is PID, one a line.
 children() {
 	local p

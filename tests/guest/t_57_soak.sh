@@ -247,8 +247,7 @@ slot() {
 		# A sender that is done saw its receiver close; one that failed may
 		# leave a receiver that never got its connection.
 		if [ "$rc_s" -ne 0 ]; then
-			sleep 5
-			kill "$rpid" 2>/dev/null
+			wait_for 5 gone "$rpid" || kill "$rpid" 2>/dev/null
 		fi
 		wait "$rpid" || rc_r=$?
 		got=$(wc -c < "$dir/rcv.$port")
