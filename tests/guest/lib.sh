@@ -280,7 +280,7 @@ in_cgroup() {
 	bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$@"
 }
 
-# wait_for SECONDS COMMAND...: poll every 0.1 s until the command succeeds;
+# wait_for SECONDS COMMAND...: poll every 0.2 s until the command succeeds;
 # fail once SECONDS have passed on the microsecond clock (a one-second
 # clock let the bound be up to a second short).
 wait_for() {
@@ -288,7 +288,7 @@ wait_for() {
 	shift
 	until "$@"; do
 		(( ${EPOCHREALTIME/./} < end )) || return 1
-		sleep 0.1
+		sleep 0.2
 	done
 }
 
