@@ -165,12 +165,22 @@ dmesg_clean() {
 # no_pins: ccctl has nothing pinned (its directory may stay, empty).
 no_pins() { [ -z "$(find /sys/fs/bpf/ccctl -mindepth 1 2>/dev/null)" ]; }
 
+# struct_ops_maps: how many struct_ops maps the kernel has.
+struct_ops_maps() {
+	local o
+	o=$(ccobserve --objects)
+	o=${o#maps=}
+	echo "${o%% *}"
+}
+
 # What a refused ccctl command must not change: struct_ops maps, links,
 # ccctl's pins, the kernel's list of algorithms.  (A map's id goes the
 # moment its last reference does, so a dead process's maps are gone here.)
+# The maps and links are counted by ccobserve, as bpftool struct_ops list
+# and bpftool link show list them, in one process that reads no BTF:
+# bpftool reads the kernel's BTF to name a struct_ops map's type.
 ccctl_state() {
-	echo "maps=$(bpftool struct_ops list | wc -l)" \
-		"links=$(bpftool link show | grep -c '^[0-9]')" \
+	echo "$(ccobserve --objects)" \
 		"pins=$(find /sys/fs/bpf/ccctl -mindepth 1 2>/dev/null | sort | tr '\n' ' ')" \
 		"available=$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
 }

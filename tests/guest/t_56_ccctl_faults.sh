@@ -31,8 +31,7 @@ pins=/sys/fs/bpf/ccctl
 modules_up
 
 not() { ! "$@"; }
-nr_maps() { bpftool struct_ops list | wc -l; }
-maps_are() { [ "$(nr_maps)" -eq "$1" ]; }
+maps_are() { [ "$(struct_ops_maps)" -eq "$1" ]; }
 listed() { ccctl status bpf_bic >/dev/null 2>&1; }
 # The kernel and ccctl agree about bpf_bic.
 agree() {

@@ -51,8 +51,8 @@ names() {
 	jq -r '[.[].name] | sort | if length == 0 then "none" else join(" ") end' <<<"$j"
 }
 map_ids() { ccctl list --json | jq -r '[.[] | "\(.name)=\(.map_id)"] | sort | join(" ")'; }
-maps_before=$(bpftool struct_ops list | wc -l)
-maps_back() { [ "$(bpftool struct_ops list | wc -l)" -eq "$maps_before" ]; }
+maps_before=$(struct_ops_maps)
+maps_back() { [ "$(struct_ops_maps)" -eq "$maps_before" ]; }
 
 # --- a good file, twice, then stop ------------------------------------------
 cat > "$D/good.conf" <<EOF

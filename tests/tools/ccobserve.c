@@ -21,6 +21,11 @@
  * followed by why, which no model predicts.  No field is skipped: without
  * --netns, defns and ss.ns are those of this namespace.
  *
+ * ccobserve --objects prints only "maps=N links=N": how many struct_ops
+ * maps and BPF links of any kind the kernel has, what bpftool struct_ops
+ * list and bpftool link show would list, in one process that reads no
+ * BTF (lib.sh's ccctl_state, after every refused ccctl command).
+ *
  * Root only (bpf() by id).  Prints the line and exits 0; a failure to start
  * at all is one line on stderr and exit 1.
  */
@@ -393,7 +398,9 @@ static char *pins(void)
 	return joined(&s, ',');
 }
 
-static char *cgroup_links(void)
+/* How many BPF links of this type the kernel has (ANY_LINK: of any type). */
+#define ANY_LINK	(-1)
+static char *links_of(int type)
 {
 	__u32 id = 0, len, n = 0;
 	struct bpf_link_info info;
@@ -406,7 +413,8 @@ static char *cgroup_links(void)
 			continue;	/* gone since */
 		memset(&info, 0, sizeof(info));
 		len = sizeof(info);
-		if (!bpf_link_get_info_by_fd(fd, &info, &len) && info.type == BPF_LINK_TYPE_CGROUP)
+		if (!bpf_link_get_info_by_fd(fd, &info, &len) &&
+		    (type == ANY_LINK || info.type == (__u32)type))
 			n++;
 		close(fd);
 	}
@@ -423,7 +431,8 @@ static int cmp_num(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static char *struct_ops_maps(void)
+/* The kernel's struct_ops maps: their ids, and how many into *count. */
+static char *struct_ops_maps(int *count)
 {
 	__u32 id = 0, len, ids[4096];
 	struct bpf_map_info info;
@@ -443,6 +452,7 @@ static char *struct_ops_maps(void)
 	}
 	if (errno != ENOENT)
 		return strdup("?unreadable");
+	*count = n;
 	qsort(ids, n, sizeof(*ids), cmp_num);
 	p = out = malloc(n * 11 + 1);
 	if (!out)
@@ -513,24 +523,36 @@ int main(int argc, char **argv)
 {
 	char *avail, *allowed, *def, *defns, *list, *pinned, *links, *maps, *ss_lo, *ss_ns;
 	const char *list_file = NULL, *netns = NULL;
+	bool objects = false;
 	char path[256];
-	int i, fd;
+	int i, fd, nmaps = -1;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--list") && i + 1 < argc)
 			list_file = argv[++i];
 		else if (!strcmp(argv[i], "--netns") && i + 1 < argc)
 			netns = argv[++i];
+		else if (!strcmp(argv[i], "--objects"))
+			objects = true;
 		else
-			die("usage: ccobserve [--list FILE] [--netns NAME]");
+			die("usage: ccobserve [--list FILE] [--netns NAME] | --objects");
+	}
+	if (objects) {
+		maps = struct_ops_maps(&nmaps);
+		links = links_of(ANY_LINK);
+		if (nmaps < 0)
+			printf("maps=%s links=%s\n", maps, links);
+		else
+			printf("maps=%d links=%s\n", nmaps, links);
+		return 0;
 	}
 	avail = sysctl_words("tcp_available_congestion_control");
 	allowed = sysctl_words("tcp_allowed_congestion_control");
 	def = sysctl_words("tcp_congestion_control");
 	list = list_file ? ccctl_list(list_file) : strdup("?no-file");
 	pinned = pins();
-	links = cgroup_links();
-	maps = struct_ops_maps();
+	links = links_of(BPF_LINK_TYPE_CGROUP);
+	maps = struct_ops_maps(&nmaps);
 	ss_lo = sockets();
 	if (netns) {
 		snprintf(path, sizeof(path), "/run/netns/%s", netns);
