@@ -340,7 +340,7 @@ listening() {
 #   SS=mid		one ss sample halfway through instead of four a second
 #			(each headed "t=N"), which cost real time under TCG
 flow_run() {
-	local ca=$1 secs=$2 tag=$3 tracer="" client rc=0 i
+	local ca=$1 secs=$2 tag=$3 tracer="" client rc=0
 	shift 3
 	in_rcv iperf3 -s -1 -D -p 5201
 	case ${BICTRACE:-on}:$ca in
@@ -360,11 +360,14 @@ flow_run() {
 		sleep $((secs / 2))
 		in_snd ss -tinH dst "$RCV_ADDR" > "/out/$tag.ss"
 	else
-		for ((i = 0; i < secs * 4; i++)); do
-			echo "t=$i" >> "/out/$tag.ss"
-			in_snd ss -tinH dst "$RCV_ADDR" >> "/out/$tag.ss" 2>/dev/null
+		# One shell in the sender's namespace takes every sample: ip netns
+		# exec unshares and remounts /sys each time it runs.
+		# shellcheck disable=SC2016	# expanded by the inner bash
+		in_snd bash -c 'for ((i = 0; i < $1 * 4; i++)); do
+			echo "t=$i"
+			ss -tinH dst "$2" 2>/dev/null
 			sleep 0.25
-		done
+		done' _ "$secs" "$RCV_ADDR" >> "/out/$tag.ss"
 	fi
 	wait "$client" || rc=$?
 	if [ "${PROBE:-off}" = on ]; then
