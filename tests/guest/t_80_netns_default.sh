@@ -91,3 +91,9 @@ info "tcp_bic refcnt $ref0 -> $ref1 across the refused write: leak=$leak"
 check_cmp "$(uname -r): the EPERM reference leak is as known for this kernel" \
 	"$leak" = "$EPERM_LEAK"
 ip netns del "$NS"
+# tcp_bic goes again unless the kernel leaked a reference to it.
+if [ "$leak" = yes ]; then
+	leaves sysctl "tcp_bic stays loaded: the refused write leaked a reference to it"
+else
+	check "rmmod tcp_bic" wait_for 5 rmmod tcp_bic
+fi
