@@ -4,6 +4,9 @@
  *
  *   model [-o CSV] SCRIPT ALGO
  *
+ * (model -w, the same congestion control after one loss at windows no guest
+ * carries, is wmax.c; model.h is what the two share.)
+ *
  * The receiver is the guest's own (engine.c); the sender is a model of
  * Linux TCP (net/ipv4/tcp_input.c, tcp_output.c, tcp_recovery.c, as in
  * 6.1 to 7.3) restricted to what a drill exercises, with the window
@@ -21,19 +24,11 @@
  * hinge on real time in a way the harness cannot control, the model stops
  * with the reason rather than guess: the script has to avoid it.
  */
-#include <linux/types.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "bic_math.h"
-#include "drill.h"
-
-#define HZ		250
-#define INF_SSTHRESH	0x7fffffffu
-#define INIT_CWND	10
-
-enum { CA_OPEN, CA_DISORDER, CA_CWR, CA_RECOVERY, CA_LOSS };
+#include "model.h"
 
 /* TCP_SKB_CB(skb)->sacked bits */
 #define S_SACKED	0x01	/* TCPCB_SACKED_ACKED */
@@ -61,50 +56,6 @@ enum { CA_OPEN, CA_DISORDER, CA_CWR, CA_RECOVERY, CA_LOSS };
 
 enum { REXMIT_NONE, REXMIT_LOST, REXMIT_NEW };
 
-enum algo { A_BPF_BIC, A_BIC_REF, A_BIC, A_BPF_BIC_2611, A_BPF_BIC_RESTORE, A_RENO };
-
-struct model {
-	struct sender ops;
-	const struct script *sc;
-	enum algo algo;
-	const char *why;		/* set when the model cannot go on */
-	uint32_t step;			/* rows written, for messages */
-
-	uint8_t sk[DRILL_MAX_SEGS];	/* per segment: the sacked bits */
-	uint64_t xmit[DRILL_MAX_SEGS];	/* per segment: when last sent */
-	uint32_t tsval[DRILL_MAX_SEGS];	/* per segment: its TSval when last sent */
-	uint32_t tsecr;			/* echoed by the ACK being processed */
-	uint64_t clock;			/* transmissions so far */
-	uint32_t out[DRILL_MAX_SEGS], nout, outpos;	/* transmitted, not yet read */
-	uint8_t outecn[DRILL_MAX_SEGS];	/* ... and their ECN bits, O_* */
-	bool queue_cwr;			/* TCP_ECN_QUEUE_CWR: CWR on the next new segment */
-
-	uint32_t una, nxt, written;	/* segment numbers */
-	uint32_t cwnd, ssthresh, cwnd_cnt, ca_state;
-	uint32_t packets_out, sacked_out, lost_out, retrans_out;
-	uint32_t total_retrans, retransmits, lost_total, delivered;
-	uint32_t prior_cwnd, prior_ssthresh, high_seq, undo_marker;
-	int undo_retrans;
-	bool undo_set;			/* undo_marker != 0 */
-	uint32_t retrans_stamp;		/* TSval of the first retransmission, 0 none */
-	uint32_t prr_delivered, prr_out;
-	bool is_cwnd_limited;
-	uint32_t max_packets_out, cwnd_usage_seq;
-	bool frto;
-	/* RACK: the most recently sent segment known delivered */
-	uint64_t rack_xmit;
-	uint32_t rack_end;
-	bool rack_advanced;
-
-	uint32_t reordering;		/* tp->reordering: the sysctl's 1 at first */
-	bool reord_seen;
-	uint32_t jiffies;
-	uint32_t acks;			/* ACKs taken so far */
-	struct bic bic;
-	struct bic_undo undo;		/* bpf_bic_restore's snapshot */
-	bool reduced;			/* ssthresh() since BIC last computed cnt */
-};
-
 static uint32_t in_flight(const struct model *m)
 {
 	return m->packets_out - (m->sacked_out + m->lost_out) + m->retrans_out;
@@ -115,7 +66,7 @@ static bool in_cwnd_reduction(const struct model *m)
 	return m->ca_state == CA_CWR || m->ca_state == CA_RECOVERY;
 }
 
-static void unmodelled(struct model *m, const char *why)
+void unmodelled(struct model *m, const char *why)
 {
 	if (!m->why)
 		m->why = why;
@@ -123,17 +74,17 @@ static void unmodelled(struct model *m, const char *why)
 
 /* --- the congestion control ------------------------------------------------ */
 
-static bool is_bic(const struct model *m)
+bool is_bic(const struct model *m)
 {
 	return m->algo != A_RENO;
 }
 
-static void ca_init(struct model *m)
+void ca_init(struct model *m)
 {
 	bic_reset(&m->bic);
 }
 
-static uint32_t ca_ssthresh(struct model *m)
+uint32_t ca_ssthresh(struct model *m)
 {
 	m->reduced = true;
 	if (m->algo == A_BPF_BIC_RESTORE)
@@ -167,7 +118,7 @@ static uint32_t ca_undo_cwnd(struct model *m)
 	}
 }
 
-static void ca_pkts_acked(struct model *m, uint32_t pkts)
+void ca_pkts_acked(struct model *m, uint32_t pkts)
 {
 	if (is_bic(m) && m->ca_state == CA_OPEN)
 		bic_acked(&m->bic, pkts);
@@ -206,7 +157,7 @@ static bool is_cwnd_limited(const struct model *m)
 	return false;
 }
 
-static void ca_cong_avoid(struct model *m, uint32_t acked)
+void ca_cong_avoid(struct model *m, uint32_t acked)
 {
 	if (!is_cwnd_limited(m))
 		return;
@@ -986,215 +937,19 @@ static const struct { const char *name; enum algo algo; } algos[] = {
 	{ "reno", A_RENO },
 };
 
-#define NALGOS	(sizeof(algos) / sizeof(algos[0]))
-
-/* algos[]'s index of NAME; NALGOS, with the message, if none. */
-static unsigned int find_algo(const char *name)
+int find_algo(const char *name, enum algo *algo)
 {
-	unsigned int i;
+	size_t i;
 
-	for (i = 0; i < NALGOS; i++)
-		if (!strcmp(name, algos[i].name))
-			return i;
-	fprintf(stderr, "model: no model of '%s'\n", name);
-	return NALGOS;
-}
-
-/* --- beyond the guest: one loss at Wmax, then round by round ---------------- */
-
-/*
- * model -w [-c|-r] [-k K] ALGO WMAX...: what the drills would show after a
- * single loss at cwnd WMAX on a path that only the window limits, for
- * windows no guest can carry.  The receiver ACKs every K segments in order
- * and nothing else is lost: every ACK in congestion avoidance is then the
- * same event, one that m_ack() takes in Open with no SACK, and that the
- * kernel answers with pkts_acked(K) and cong_avoid(K) and nothing else
- * that moves cwnd.  So this runs exactly those two of the model's calls
- * per ACK, bic_math.h inside them, and skips only ACKs that provably
- * change nothing but cwnd_cnt: BIC's delayed-ACK EWMA at its fixed point
- * for K, its count computed for this cwnd (jiffies stand still, as in the
- * drills; past the HZ/32 gate it would compute the same count from the
- * same inputs), and cwnd_cnt + K still short of it.
- *
- * The slow start and the recovery are not run ACK by ACK: they are what
- * `until cwnd WMAX every K` and `drop 1` leave, which the drills check on
- * the kernel (drill/wmax/, t_71): BIC's EWMA at its fixed point for K
- * (every ACK of the slow start was one in Open acking K), one ssthresh()
- * at cwnd WMAX as the first loss of the flow, and the ACK that ends the
- * recovery: cwnd set to ssthresh with cwnd_cnt 0, then cong_avoid(K)
- * without pkts_acked (the state was Recovery when it acked).  ACK 0 is
- * that one; a round is then floor(cwnd / K) ACKs, cwnd as the round
- * starts (in flight equals cwnd in Open: write_xmit fills it).
- * tests/unit/test_drill_wmax.sh holds these ACKs against the rows of the
- * drills where both run.
- */
-struct wmax_run {
-	uint32_t rounds_09, rounds_1;	/* rounds until cwnd >= 0.9 WMAX, >= WMAX */
-	uint64_t acks;			/* ACKs after ACK 0 until cwnd >= WMAX */
-};
-
-enum { WMAX_TABLE, WMAX_CHANGES, WMAX_ROUNDS };
-
-static bool ewma_fixed(const struct model *m, uint32_t k)
-{
-	struct bic b = m->bic;
-
-	if (!is_bic(m))
-		return true;
-	bic_acked(&b, k);
-	return b.delayed_ack == m->bic.delayed_ack;
-}
-
-/* One ACK of K segments in Open, as m_ack() takes it. */
-static void wmax_ack(struct model *m, uint32_t k)
-{
-	ca_pkts_acked(m, k);
-	ca_cong_avoid(m, k);
-}
-
-/* ACKs that would only add K to cwnd_cnt, from here: 0 if not provably so. */
-static uint64_t wmax_idle_acks(const struct model *m, uint32_t k)
-{
-	uint32_t w = m->cwnd;
-
-	if (m->cwnd < m->ssthresh)
-		return 0;
-	if (is_bic(m)) {
-		if (!ewma_fixed(m, k) || m->bic.last_cwnd != m->cwnd ||
-		    (int32_t)(m->jiffies - m->bic.last_time) > HZ / 32)
+	for (i = 0; i < sizeof(algos) / sizeof(algos[0]); i++) {
+		if (!strcmp(name, algos[i].name)) {
+			*algo = algos[i].algo;
 			return 0;
-		w = m->bic.cnt;
-	}
-	if (m->cwnd_cnt >= w)
-		return 0;
-	/* the ACK that reaches w is not idle */
-	return (w - m->cwnd_cnt - 1) / k;
-}
-
-static int wmax_run(struct model *m, uint32_t wmax, uint32_t k, int mode, struct wmax_run *r)
-{
-	uint64_t ack = 0, left, skip;
-	uint32_t i, round = 0, prev;
-	bool settled = false;
-
-	memset(r, 0, sizeof(*r));
-	m->cwnd = INIT_CWND;
-	m->ssthresh = INF_SSTHRESH;
-	m->cwnd_cnt = 0;
-	m->ca_state = CA_OPEN;
-	m->is_cwnd_limited = true;
-	ca_init(m);
-	/* the slow start's ACKs, each acking K in Open, as many as reach wmax */
-	for (i = 0; i < wmax / k && !ewma_fixed(m, k); i++)
-		ca_pkts_acked(m, k);
-	if (!ewma_fixed(m, k)) {
-		unmodelled(m, "BIC's EWMA still moving when the slow start reached WMAX");
-		return -1;
-	}
-	/*
-	 * The loss: the ACK that shows it SACKs and acks nothing, in Open
-	 * (pkts_acked(0) lowers the EWMA), then ssthresh() at wmax and
-	 * Recovery; its end: cwnd = ssthresh.
-	 */
-	m->cwnd = wmax;
-	ca_pkts_acked(m, 0);
-	m->ssthresh = ca_ssthresh(m);
-	m->cwnd_cnt = 0;
-	m->cwnd = m->ssthresh;
-	ca_cong_avoid(m, k);		/* ACK 0 */
-	if (mode == WMAX_CHANGES)
-		printf("0 %u\n", m->cwnd);
-	while (m->cwnd < wmax) {
-		round++;
-		for (left = m->cwnd / k; left && m->cwnd < wmax; ) {
-			/*
-			 * The EWMA back at its fixed point: BIC's count, computed
-			 * with the lowered one, is recomputed once the HZ/32 gate
-			 * opens, as it does many times a round on a path of these
-			 * sizes; the drills make it certain with `wait gate`.
-			 */
-			if (!settled && ewma_fixed(m, k)) {
-				m->jiffies += HZ / 32 + 2;
-				settled = true;
-			}
-			skip = wmax_idle_acks(m, k);
-			if (skip > left)
-				skip = left;
-			m->cwnd_cnt += skip * k;
-			ack += skip;
-			left -= skip;
-			if (!left)
-				break;
-			prev = m->cwnd;
-			wmax_ack(m, k);
-			ack++;
-			left--;
-			if (mode == WMAX_CHANGES && m->cwnd != prev)
-				printf("%llu %u\n", (unsigned long long)ack, m->cwnd);
-			if (m->why)
-				return -1;
 		}
-		if (mode == WMAX_ROUNDS)
-			printf("%u %llu %u\n", round, (unsigned long long)ack, m->cwnd);
-		if (!r->rounds_09 && (uint64_t)m->cwnd * 10 >= (uint64_t)wmax * 9)
-			r->rounds_09 = round;
 	}
-	r->rounds_1 = round;
-	r->acks = ack;
-	return 0;
+	fprintf(stderr, "model: no model of '%s'\n", name);
+	return -1;
 }
-
-static int wmax_main(int argc, char **argv)
-{
-	static struct model m;
-	int mode = WMAX_TABLE, opt, i;
-	uint32_t k = 2, wmax;
-	struct wmax_run r;
-	unsigned int a;
-
-	optind = 2;
-	while ((opt = getopt(argc, argv, "crk:")) != -1) {
-		if (opt == 'c')
-			mode = WMAX_CHANGES;
-		else if (opt == 'r')
-			mode = WMAX_ROUNDS;
-		else if (opt == 'k' && atoi(optarg) > 0 && atoi(optarg) <= 64)
-			k = atoi(optarg);
-		else
-			goto usage;
-	}
-	if (argc - optind < 2)
-		goto usage;
-	a = find_algo(argv[optind]);
-	if (a == NALGOS)
-		return 2;
-	if (mode == WMAX_TABLE)
-		printf("algo,every,wmax,ssthresh,rounds_to_0.9,rounds_to_wmax,acks\n");
-	for (i = optind + 1; i < argc; i++) {
-		wmax = strtoul(argv[i], NULL, 10);
-		if (wmax <= BIC_LOW_WINDOW || wmax > (1U << 30)) {
-			fprintf(stderr, "model: WMAX %s: from %u to %u\n", argv[i],
-				BIC_LOW_WINDOW + 1, 1U << 30);
-			return 2;
-		}
-		memset(&m, 0, sizeof(m));
-		m.algo = algos[a].algo;
-		m.jiffies = 1000000;
-		m.reordering = 1;
-		if (wmax_run(&m, wmax, k, mode, &r)) {
-			fprintf(stderr, "model: -w %s %u: %s\n", argv[optind], wmax, m.why);
-			return 1;
-		}
-		if (mode == WMAX_TABLE)
-			printf("%s,%u,%u,%u,%u,%u,%llu\n", argv[optind], k, wmax, m.ssthresh,
-			       r.rounds_09, r.rounds_1, (unsigned long long)r.acks);
-	}
-	return fflush(stdout) ? 1 : 0;
-usage:
-	fprintf(stderr, "usage: model -w [-c|-r] [-k K] ALGO WMAX...\n");
-	return 2;
-}
-
 
 int main(int argc, char **argv)
 {
@@ -1207,20 +962,17 @@ int main(int argc, char **argv)
 	};
 	const char *out, *script, *algo;
 	FILE *csv = stdout;
-	unsigned int i;
 	int err;
 
 	if (argc > 1 && !strcmp(argv[1], "-w"))
 		return wmax_main(argc, argv);
 	if (drill_args(argc, argv, "model", NULL, &out, &script, &algo))
 		return 2;
-	i = find_algo(algo);
-	if (i == NALGOS)
+	if (find_algo(algo, &m.algo))
 		return 2;
 	if (script_load(&sc, script))
 		return 1;
 	m.sc = &sc;
-	m.algo = algos[i].algo;
 	m.cwnd = INIT_CWND;
 	m.ssthresh = INF_SSTHRESH;
 	m.jiffies = 1000000;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # make wmax (and make bench): BIC's way back after one loss at Wmax of
 # 2,000 to 1,000,000 packets, against Reno's on the same model, as the
-# drill model computes it (model -w, drill/model.c), written as its own
+# drill model computes it (model -w, drill/wmax.c), written as its own
 # section of docs/bench.md (in place of the one there, or after the rest)
 # and printed as well.  Host only, a fraction of a second.
 #
@@ -112,7 +112,7 @@ against the drill's rows at one and two segments an ACK, not at 8).
 
 How far this rests on the kernel:
 
-- \`model -w\` (drill/model.c) runs, per ACK after the recovery, the two
+- \`model -w\` (drill/wmax.c) runs, per ACK after the recovery, the two
   calls of the model that such an ACK makes (pkts_acked and cong_avoid,
   bic_math.h inside them), and skips only ACKs that provably add the
   segments they ack to cwnd_cnt and nothing else (BIC's EWMA at its

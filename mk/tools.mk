@@ -56,14 +56,17 @@ $(eval $(call loader_rules,$(BUILD)/loader))
 
 # --- the drill ---------------------------------------------------------------
 # ackdrill: the scripted TCP peer (guest) and the model of its sender (host)
-# share the script parser and the receiver engine.
+# share the script parser and the receiver engine.  The model is two
+# programs in one binary: the ACK model (model.c) and model -w (wmax.c).
 DRILL_OBJS	:= $(BUILD)/drill/engine.o $(BUILD)/drill/script.o
 
 $(BUILD)/drill/%.o: drill/%.c | $(STAMP_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) -Idrill -Ibpf $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/drill/ackdrill $(BUILD)/drill/model: $(BUILD)/drill/%: $(BUILD)/drill/%.o $(DRILL_OBJS)
+$(BUILD)/drill/ackdrill: $(BUILD)/drill/ackdrill.o $(DRILL_OBJS)
+$(BUILD)/drill/model: $(BUILD)/drill/model.o $(BUILD)/drill/wmax.o $(DRILL_OBJS)
+$(BUILD)/drill/ackdrill $(BUILD)/drill/model:
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
 
