@@ -31,7 +31,8 @@
 #   make help	this list
 #
 # V=1 prints full commands.  The rules are in mk/, by subject:
-#   mk/common.mk	paths under build/ and the helpers every part uses
+#   mk/common.mk	paths under build/, the helpers every part uses, and the
+#			table of algorithms (bpf/algos.h) as make reads it
 #   mk/kernels.mk	downloads, the guest kernels, their modules and patches
 #   mk/bpf.mk	vmlinux.h, the BPF objects and skeletons
 #   mk/tools.mk	user-space C: loader/ (ccctl, bictrace), drill/, tests/
@@ -122,7 +123,7 @@ clean:
 	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/pkg $(BUILD)/drill $(BUILD)/tests $(BUILD)/eval $(GUEST) \
 		$(BUILD)/out $(BUILD)/demo $(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data \
 		$(BUILD)/scale-data $(BUILD)/study $(BUILD)/study-data $(BUILD)/deb $(BUILD)/debian/*/run \
-		$(BUILD)/dsc $(BUILD)/dsc-test \
+		$(BUILD)/dsc $(BUILD)/dsc-test $(BUILD)/algos-gen $(BUILD)/algos.mk $(BUILD)/algos.tsv \
 		$(foreach k,$(KERNELS_ALL),$(call kdir,$(k))/guest $(call kdir,$(k))/kmod \
 			$(call initrd,$(k)) $(call kdir,$(k))/initramfs.root)
 

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# What every part of the build uses: where things live under build/ and the
-# one-line-per-step output (V=1 prints the full commands).
+# What every part of the build uses: where things live under build/, the
+# one-line-per-step output (V=1 prints the full commands), and the table
+# of algorithms.
 
 KPRIMARY	:= $(KERNEL_PRIMARY)
 KGUEST		:= $(firstword $(KERNELS))
@@ -47,3 +48,19 @@ endif
 # it changes) depends on FORCE.
 .PHONY: FORCE
 FORCE:
+
+# The table of algorithms (bpf/algos.h) as make takes it: build/algos.mk
+# (ALGO_*), which mk/algos.c writes from it and make reads back (for all
+# but help and clean), and build/algos.tsv, the same for the tests.
+ALGOS_GEN	:= $(BUILD)/algos-gen
+ifneq ($(filter-out help clean distclean,$(or $(MAKECMDGOALS),all)),)
+include $(BUILD)/algos.mk
+endif
+
+$(ALGOS_GEN): mk/algos.c bpf/algos.h | $(STAMP_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D) && $(CC) -Ibpf $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@
+
+$(BUILD)/algos.mk $(BUILD)/algos.tsv: $(BUILD)/algos.%: $(ALGOS_GEN)
+	$(call msg,GEN,$@)
+	$(Q)$(ALGOS_GEN) $* > $@
