@@ -7,16 +7,18 @@
 BPF_CFLAGS	:= -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 		   -I$(dir $(VMLINUX_H)) -I$(LIBBPF_INC) -Ibpf
 
-# All BPF objects come from one source: the fixed algorithm (the seed), the
-# 2.6.11 undo it replaced (kept only to reproduce the bug side by side) and
-# the complete undo (bpf_bic_restore: BIC's whole state back), each in two
-# forms.  bic.bpf.o is registered through a struct_ops link (6.4+);
-# nolink/bic.bpf.o is the pre-6.4 form, registered by writing the map
-# itself, the only form bpftool can register on 6.1 (same object name, so
-# its maps are named alike).  ccctl takes either on any kernel.  They do not
-# trace unless ccctl register --trace turns it on; trace/ holds the same
-# objects with tracing on from the start, for bpftool, which cannot.
-BIC_OBJS	:= bic.bpf.o bic_2611.bpf.o bic_restore.bpf.o
+# The objects ccctl holds come from one source, each with the flags of its
+# row of the table (bpf/algos.h: ALGO_SHIPPED, ALGO_CFLAGS_O): the fixed
+# algorithm (the seed), the 2.6.11 undo it replaced (kept only to reproduce
+# the bug side by side) and the complete undo (bpf_bic_restore: BIC's whole
+# state back), each in two forms.  bic.bpf.o is registered through a
+# struct_ops link (6.4+); nolink/bic.bpf.o is the pre-6.4 form, registered
+# by writing the map itself, the only form bpftool can register on 6.1
+# (same object name, so its maps are named alike).  ccctl takes either on
+# any kernel.  They do not trace unless ccctl register --trace turns it
+# on; trace/ holds the same objects with tracing on from the start, for
+# bpftool, which cannot.
+BIC_OBJS	:= $(addsuffix .bpf.o,$(ALGO_SHIPPED))
 BPF_OBJS	:= $(addprefix $(BUILD)/bpf/,$(BIC_OBJS))
 BPF_NOLINK_OBJS	:= $(addprefix $(BUILD)/bpf/nolink/,$(BIC_OBJS))
 BPF_TRACE_OBJS	:= $(addprefix $(BUILD)/bpf/trace/,$(BIC_OBJS)) \
@@ -27,7 +29,7 @@ BPF_TRACE_OBJS	:= $(addprefix $(BUILD)/bpf/trace/,$(BIC_OBJS)) \
 BPF_TEST_OBJS	:= $(BUILD)/bpf/test/badname.bpf.o \
 		   $(patsubst tests/bpf/%.c,$(BUILD)/bpf/test/%.o,$(wildcard tests/bpf/*.bpf.c))
 BPF_BENCH_OBJS	:= $(BUILD)/bpf/test/reno_acked.bpf.o $(BUILD)/bpf/test/bic_1e.bpf.o
-SKELS		:= $(BUILD)/bpf/bic.skel.h $(BUILD)/bpf/bic_2611.skel.h $(BUILD)/bpf/bic_restore.skel.h \
+SKELS		:= $(patsubst %,$(BUILD)/bpf/%.skel.h,$(ALGO_SHIPPED)) \
 		   $(BUILD)/bpf/migrate.skel.h \
 		   $(BUILD)/bpf/assign.skel.h
 
@@ -45,11 +47,9 @@ endif
 
 BPF_DEPS := $(VMLINUX_H) $(BPFTOOL) $(wildcard bpf/*.h)
 
-# Each form is bic.bpf.c built with the flags its path names.
-bic_flags = $(if $(findstring bic_2611,$(notdir $@)),-DBIC_LEGACY_UNDO=1 \
-		-DBIC_CA_NAME='"bpf_bic_2611"') \
-	$(if $(findstring bic_restore,$(notdir $@)),-DBIC_RESTORE_UNDO=1 \
-		-DBIC_CA_NAME='"bpf_bic_restore"') \
+# Each form is bic.bpf.c built with the flags of its object's row and
+# those its path names.
+bic_flags = $(ALGO_CFLAGS_$(basename $(basename $(notdir $@)))) \
 	$(if $(findstring /nolink/,$@),-DBIC_NO_LINK=1) \
 	$(if $(findstring /trace/,$@),-DBIC_TRACE=1)
 
