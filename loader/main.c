@@ -51,8 +51,8 @@ static const struct option_def {
 	int key;
 	unsigned int bit;
 } options[] = {
-	{ "variant", NULL /* the variants' names */, "BIC implementation to load (default: fixed)",
-	  0x100, OPT_VARIANT },
+	{ "variant", NULL /* the variants' names */, NULL /* and the default's */, 0x100,
+	  OPT_VARIANT },
 	{ "name", "NAME", "Load the algorithm under NAME instead of its own", 0x101, OPT_NAME },
 	{ "object", "FILE", "Load tcp_congestion_ops from a BPF object FILE", 0x102, OPT_OBJECT },
 	{ "ops", "OPS", "register/swap: which tcp_congestion_ops of an object holding several",
@@ -130,6 +130,18 @@ static const char *option_arg(const struct option_def *o)
 	if (!variants[0])
 		snprintf(variants, sizeof(variants), "%s", variant_names("|", "|"));
 	return variants;
+}
+
+static const char *option_doc(const struct option_def *o)
+{
+	static char doc[64];
+
+	if (o->bit != OPT_VARIANT)
+		return o->doc;
+	if (!doc[0])
+		snprintf(doc, sizeof(doc), "BIC implementation to load (default: %s)",
+			 variant_default());
+	return doc;
 }
 
 /*
@@ -244,7 +256,7 @@ static void make_argp(struct argp *argp, struct argp_option *opts, char *doc, si
 			.name = options[i].name,
 			.key = options[i].key,
 			.arg = option_arg(&options[i]),
-			.doc = options[i].doc,
+			.doc = option_doc(&options[i]),
 		};
 	n = snprintf(doc, size, "Manage BIC TCP congestion control as BPF struct_ops.\v"
 		     "Commands:\n");

@@ -8,29 +8,31 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "algos.h"
 #include "bic_event.h"
 #include "btf_util.h"
 #include "common.h"
 #include "kfeatures.h"
 #include "names.h"
 #include "object.h"
-#include "bic.skel.h"
-#include "bic_2611.skel.h"
-#include "bic_restore.skel.h"
+#include "algo_skels.h"	/* build/bpf: the skeleton of each variant's object */
 
 /*
- * The objects built into ccctl: bic.bpf.c with each of its undo rules, as
- * the skeletons embed them, opened under the skeletons' object names (the
- * names of their maps derive from it).  The first is the default.
+ * The objects built into ccctl, the table's shipped ones (bpf/algos.h):
+ * bic.bpf.c with each of its undo rules, as the skeletons embed them,
+ * opened under the skeletons' object names (the names of their maps derive
+ * from it).  The first is the default.
  */
+#define VARIANT(object, variant)	{ #variant, #object, object##__elf_bytes },
+#define NO_VARIANT()
+#define VARIANT_ROW(name, object, undo, bic, model)	object
+
 static const struct variant {
 	const char *name;	/* --variant */
 	const char *object;
 	const void *(*elf)(size_t *sz);
 } variants[] = {
-	{ "fixed", "bic", bic__elf_bytes },		/* bpf_bic: the seed */
-	{ "2611", "bic_2611", bic_2611__elf_bytes },	/* bpf_bic_2611: the bug */
-	{ "restore", "bic_restore", bic_restore__elf_bytes }, /* bpf_bic_restore */
+	ALGOS(VARIANT_ROW, VARIANT, NO_VARIANT)
 };
 
 static const struct variant *variant_find(const char *name)
@@ -46,6 +48,11 @@ static const struct variant *variant_find(const char *name)
 bool variant_known(const char *name)
 {
 	return variant_find(name);
+}
+
+const char *variant_default(void)
+{
+	return variants[0].name;
 }
 
 const char *variant_names(const char *sep, const char *last)

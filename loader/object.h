@@ -38,6 +38,9 @@ struct ca_obj {
 /* The built-in variant called name exists. */
 bool variant_known(const char *name);
 
+/* The built-in variant loaded when none is named. */
+const char *variant_default(void);
+
 /* The variants' names joined as "a, b or c" (sep ", ") or "a|b|c" (sep "|"). */
 const char *variant_names(const char *sep, const char *last);
 

@@ -31,7 +31,7 @@ BPF_TEST_OBJS	:= $(BUILD)/bpf/test/badname.bpf.o \
 BPF_BENCH_OBJS	:= $(BUILD)/bpf/test/reno_acked.bpf.o $(BUILD)/bpf/test/bic_1e.bpf.o
 SKELS		:= $(patsubst %,$(BUILD)/bpf/%.skel.h,$(ALGO_SHIPPED)) \
 		   $(BUILD)/bpf/migrate.skel.h \
-		   $(BUILD)/bpf/assign.skel.h
+		   $(BUILD)/bpf/assign.skel.h $(BUILD)/bpf/algo_skels.h
 
 # What make install ships (and the guest gets): every form of bic.bpf.c,
 # under the same subfolders (nolink/, trace/, trace/nolink/) as here.
@@ -97,6 +97,11 @@ $(BUILD)/bpf/ackcost.bpf.o: eval/bpf/ackcost.bpf.c $(BPF_DEPS)
 $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $* | sed '/map->link = /d' > $@
+
+# One header for the skeletons of the objects ccctl holds (loader/object.c).
+$(BUILD)/bpf/algo_skels.h: $(BUILD)/algos.mk
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D) && printf '#include "%s.skel.h"\n' $(ALGO_SHIPPED) > $@
 
 # The kernel selftests' own congestion controls (t_83 registers them with
 # ccctl): bpf_dctcp.c (two tcp_congestion_ops, bpf_dctcp_nouse first) and
