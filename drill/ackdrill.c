@@ -9,6 +9,8 @@
  * the remote peer, answering every segment the kernel puts on a tun device
  * as the script says (engine.c).  After each ACK it writes one row of
  * TCP_INFO.  Nothing leaves the namespace, and the namespace dies with it.
+ * ALGO is one of the table of algorithms (bpf/algos.h), whose row says
+ * what the gate guard (engine.c) watches; ackdrill drills no other.
  *
  * The connection is IPv4 (192.0.2.1 to .2), or with -6 IPv6 (2001:db8::1
  * to ::2); only this file knows which.  The segment size is the script's
@@ -55,6 +57,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "algos.h"
 #include "drill.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -800,8 +803,12 @@ static int k_loss_undos(struct sender *s, uint64_t *n)
 	return found ? 0 : -1;
 }
 
-/* One attempt, in a child of its own: the namespace goes when it exits. */
-static int attempt(const struct script *sc, const char *algo, bool ipv6, FILE *csv)
+/*
+ * One attempt, in a child of its own: the namespace goes when it exits.
+ * The gate guard (engine.c) watches a BIC, and one whose undo puts its
+ * state back, as its row of bpf/algos.h says.
+ */
+static int attempt(const struct script *sc, const struct algo *algo, bool ipv6, FILE *csv)
 {
 	static struct ksender k = {
 		.ops = {
@@ -814,10 +821,10 @@ static int attempt(const struct script *sc, const char *algo, bool ipv6, FILE *c
 
 	k.sc = sc;
 	set_family(&k, ipv6);
-	k.ops.has_gate = strstr(algo, "bic") != NULL;
-	k.ops.restores = !strcmp(algo, "bpf_bic_restore");
+	k.ops.has_gate = algo->bic;
+	k.ops.restores = algo_restores(algo);
 	setup_netns(&k);
-	handshake(&k, algo);
+	handshake(&k, algo->name);
 	err = drill_run(sc, &k.ops, csv);
 	if (k.strays)
 		fprintf(stderr, "ackdrill: %s: %u packets on %s not of the connection, dropped\n",
@@ -830,6 +837,7 @@ static int attempt(const struct script *sc, const char *algo, bool ipv6, FILE *c
 int main(int argc, char **argv)
 {
 	const char *out, *script, *algo;
+	const struct algo *row;
 	static struct script sc;
 	char buf[65536];
 	int n, status;
@@ -839,6 +847,12 @@ int main(int argc, char **argv)
 
 	if (drill_args(argc, argv, "ackdrill", &ipv6, &out, &script, &algo))
 		return 2;
+	row = algo_find(algo);
+	if (!row) {
+		fprintf(stderr, "ackdrill: '%s' is not in the table of algorithms (bpf/algos.h)\n",
+			algo);
+		return 2;
+	}
 	if (script_load(&sc, script))
 		return 1;
 
@@ -852,7 +866,7 @@ int main(int argc, char **argv)
 		if (pid < 0)
 			die("fork");
 		if (!pid)
-			_exit(attempt(&sc, algo, ipv6, tmp));
+			_exit(attempt(&sc, row, ipv6, tmp));
 		if (waitpid(pid, &status, 0) != pid)
 			die("waitpid");
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 3)

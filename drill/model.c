@@ -10,13 +10,14 @@
  * The receiver is the guest's own (engine.c); the sender is a model of
  * Linux TCP (net/ipv4/tcp_input.c, tcp_output.c, tcp_recovery.c, as in
  * 6.1 to 7.3) restricted to what a drill exercises, with the window
- * arithmetic of bic_math.h for bpf_bic, bic_ref, bic, bpf_bic_2611 and
- * bpf_bic_restore and the kernel's Reno for reno.  The sysctls ackdrill sets are assumed:
- * SACK with RACK loss detection at reordering 1 (a hole is lost at the first
- * SACK above it), no TLP, F-RTO on, one MSS per skb, and ECN (RFC 3168) as
- * the script says: ECE on an ACK makes the sender enter CWR or keeps a
- * reduction from being undone, and CWR goes on the first new segment after
- * a reduction.
+ * arithmetic of bic_math.h for the BICs and the kernel's Reno for the
+ * others, each with its undo rule: ALGO is a row of the table of
+ * algorithms (bpf/algos.h) that says the model predicts it.  The sysctls
+ * ackdrill sets are assumed: SACK with RACK loss detection at reordering 1
+ * (a hole is lost at the first SACK above it), no TLP, F-RTO on, one MSS
+ * per skb, and ECN (RFC 3168) as the script says: ECE on an ACK makes the
+ * sender enter CWR or keeps a reduction from being undone, and CWR goes on
+ * the first new segment after a reduction.
  *
  * Time is a model too: jiffies stand still between ACKs (the guest harness
  * keeps BIC's HZ/32 recompute gate shut there) and jump past it at `wait
@@ -76,7 +77,7 @@ void unmodelled(struct model *m, const char *why)
 
 bool is_bic(const struct model *m)
 {
-	return m->algo != A_RENO;
+	return m->algo->bic;
 }
 
 void ca_init(struct model *m)
@@ -87,7 +88,7 @@ void ca_init(struct model *m)
 uint32_t ca_ssthresh(struct model *m)
 {
 	m->reduced = true;
-	if (m->algo == A_BPF_BIC_RESTORE)
+	if (algo_restores(m->algo))
 		return bic_recalc_ssthresh_saved(&m->bic, &m->undo, m->cwnd);
 	if (is_bic(m))
 		return bic_recalc_ssthresh(&m->bic, m->cwnd);
@@ -96,7 +97,7 @@ uint32_t ca_ssthresh(struct model *m)
 
 static void ca_set_state(struct model *m, uint32_t state)
 {
-	if (m->algo == A_BPF_BIC_RESTORE && state == CA_LOSS)
+	if (algo_restores(m->algo) && state == CA_LOSS)
 		bic_reset_saved(&m->bic, &m->undo);
 	else if (is_bic(m) && state == CA_LOSS)
 		bic_reset(&m->bic);
@@ -105,17 +106,17 @@ static void ca_set_state(struct model *m, uint32_t state)
 
 static uint32_t ca_undo_cwnd(struct model *m)
 {
-	switch (m->algo) {
-	case A_BPF_BIC:
-	case A_BIC_REF:
+	switch (m->algo->undo) {
+	case UNDO_WMAX:
 		return bic_undo_cwnd(&m->bic, m->cwnd);
-	case A_BPF_BIC_2611:
+	case UNDO_2611:
 		return bic_undo_cwnd_2611(m->cwnd, m->ssthresh);
-	case A_BPF_BIC_RESTORE:
+	case UNDO_RESTORE:
 		return bic_undo_restore(&m->bic, &m->undo, m->cwnd);
-	default:	/* bic and reno: tcp_reno_undo_cwnd */
-		return bic_max_u32(m->cwnd, m->prior_cwnd);
+	case UNDO_PRIOR:
+		break;
 	}
+	return bic_max_u32(m->cwnd, m->prior_cwnd);	/* tcp_reno_undo_cwnd */
 }
 
 void ca_pkts_acked(struct model *m, uint32_t pkts)
@@ -931,22 +932,11 @@ static int m_info(struct sender *snd, struct tcpstat *st)
 	return 0;
 }
 
-static const struct { const char *name; enum algo algo; } algos[] = {
-	{ "bpf_bic", A_BPF_BIC }, { "bic_ref", A_BIC_REF }, { "bic", A_BIC },
-	{ "bpf_bic_2611", A_BPF_BIC_2611 }, { "bpf_bic_restore", A_BPF_BIC_RESTORE },
-	{ "reno", A_RENO },
-};
-
-int find_algo(const char *name, enum algo *algo)
+int find_algo(const char *name, const struct algo **algo)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(algos) / sizeof(algos[0]); i++) {
-		if (!strcmp(name, algos[i].name)) {
-			*algo = algos[i].algo;
-			return 0;
-		}
-	}
+	*algo = algo_find(name);
+	if (*algo && (*algo)->model)
+		return 0;
 	fprintf(stderr, "model: no model of '%s'\n", name);
 	return -1;
 }

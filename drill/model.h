@@ -11,6 +11,7 @@
 
 #include <linux/types.h>
 
+#include "algos.h"
 #include "bic_math.h"
 #include "drill.h"
 
@@ -20,12 +21,10 @@
 
 enum { CA_OPEN, CA_DISORDER, CA_CWR, CA_RECOVERY, CA_LOSS };
 
-enum algo { A_BPF_BIC, A_BIC_REF, A_BIC, A_BPF_BIC_2611, A_BPF_BIC_RESTORE, A_RENO };
-
 struct model {
 	struct sender ops;
 	const struct script *sc;
-	enum algo algo;
+	const struct algo *algo;	/* its row of bpf/algos.h */
 	const char *why;		/* set when the model cannot go on */
 	uint32_t step;			/* rows written, for messages */
 
@@ -74,8 +73,8 @@ uint32_t ca_ssthresh(struct model *m);
 void ca_pkts_acked(struct model *m, uint32_t pkts);
 void ca_cong_avoid(struct model *m, uint32_t acked);
 
-/* The model of algorithm name into *algo: 0; -1, with the message, if none. */
-int find_algo(const char *name, enum algo *algo);
+/* The table's row of algorithm name into *algo: 0; -1, with the message, if the model has none. */
+int find_algo(const char *name, const struct algo **algo);
 
 /* wmax.c: model -w ... (argv[1] is -w) */
 int wmax_main(int argc, char **argv);

@@ -153,7 +153,7 @@ int wmax_main(int argc, char **argv)
 	int mode = WMAX_TABLE, opt, i;
 	uint32_t k = 2, wmax;
 	struct wmax_run r;
-	enum algo algo;
+	const struct algo *algo;
 
 	optind = 2;
 	while ((opt = getopt(argc, argv, "crk:")) != -1) {

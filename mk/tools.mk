@@ -70,10 +70,11 @@ $(BUILD)/drill/ackdrill $(BUILD)/drill/model:
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
 
-# The model's rows for every script and algorithm, written before any guest
-# runs; the guest compares its own rows with them.
+# The model's rows for every script and every algorithm it predicts (the
+# table's, bpf/algos.h), written before any guest runs; the guest compares
+# its own rows with them.
 DRILL_SCRIPTS	:= $(wildcard drill/scripts/*.ad)
-DRILL_ALGOS	:= bpf_bic bic_ref bic bpf_bic_2611 bpf_bic_restore reno
+DRILL_ALGOS	:= $(ALGO_MODELLED)
 DRILL_EXPECT	:= $(BUILD)/drill/expect/.done
 
 # The list itself, rewritten only when it changes: an algorithm added to
