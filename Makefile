@@ -123,7 +123,8 @@ clean:
 	$(Q)rm -rf $(BUILD)/bpf $(BUILD)/loader $(BUILD)/pkg $(BUILD)/drill $(BUILD)/tests $(BUILD)/eval $(GUEST) \
 		$(BUILD)/out $(BUILD)/demo $(BUILD)/plots $(BUILD)/plots-data $(BUILD)/bench-data \
 		$(BUILD)/scale-data $(BUILD)/study $(BUILD)/study-data $(BUILD)/deb $(BUILD)/debian/*/run \
-		$(BUILD)/dsc $(BUILD)/dsc-test $(BUILD)/algos-gen $(BUILD)/algos.mk $(BUILD)/algos.tsv \
+		$(BUILD)/dsc $(BUILD)/dsc-test $(BUILD)/dist \
+		$(BUILD)/algos-gen $(BUILD)/algos.mk $(BUILD)/algos.tsv \
 		$(foreach k,$(KERNELS_ALL),$(call kdir,$(k))/guest $(call kdir,$(k))/kmod \
 			$(call initrd,$(k)) $(call kdir,$(k))/initramfs.root)
 

@@ -22,17 +22,23 @@ COMPDIR		= $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 MANDIR		= $(DESTDIR)$(PREFIX)/share/man
 # $(call install_exec_files,DIR): what install-exec takes, ccctl and
 # bictrace from DIR.
-install_exec_files = $(1)/ccctl $(1)/bictrace $(BPF_SHIPPED) dist/bpf-bic-apply
-INSTALL_DATA_FILES := dist/bpf-bic.service dist/bpf-bic.conf dist/completion/ccctl \
+install_exec_files = $(1)/ccctl $(1)/bictrace $(BPF_SHIPPED) $(BUILD)/dist/bpf-bic-apply
+INSTALL_DATA_FILES := dist/bpf-bic.service dist/bpf-bic.conf $(BUILD)/dist/completion/ccctl \
 		   dist/completion/bictrace man/ccctl.8 man/bictrace.8 man/bpf-bic.conf.5
 
 install: install-exec install-data
+
+# The boot script and ccctl's completion with ccctl's variants written in
+# (ALGO_VARIANTS, from the table of algorithms) where they say @VARIANTS@.
+$(BUILD)/dist/%: dist/% $(BUILD)/algos.mk
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D) && sed 's/@VARIANTS@/$(ALGO_VARIANTS)/' $< > $@
 
 install-exec: $(call install_exec_files,$(SBIN_FROM))
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX) programs$(if $(filter $(PREFIX)/%,$(BPFDIR)),, $(DESTDIR)$(BPFDIR)))
 	$(Q)install -d $(DESTDIR)$(PREFIX)/sbin $(PKGLIB)
 	$(Q)install -m 755 $(SBIN_FROM)/ccctl $(SBIN_FROM)/bictrace $(DESTDIR)$(PREFIX)/sbin/
-	$(Q)install -m 755 dist/bpf-bic-apply $(PKGLIB)/
+	$(Q)install -m 755 $(BUILD)/dist/bpf-bic-apply $(PKGLIB)/
 	$(Q)for o in $(BPF_SHIPPED); do \
 		install -D -m 644 $$o $(DESTDIR)$(BPFDIR)/$${o#$(BUILD)/bpf/} || exit 1; done
 
@@ -43,7 +49,7 @@ install-data: $(INSTALL_DATA_FILES)
 		dist/bpf-bic.service > $(DESTDIR)$(UNITDIR)/bpf-bic.service
 	$(Q)[ -e $(DESTDIR)$(SYSCONFDIR)/bpf-bic.conf ] || \
 		install -m 644 dist/bpf-bic.conf $(DESTDIR)$(SYSCONFDIR)/
-	$(Q)install -m 644 dist/completion/ccctl dist/completion/bictrace $(COMPDIR)/
+	$(Q)install -m 644 $(BUILD)/dist/completion/ccctl dist/completion/bictrace $(COMPDIR)/
 	$(Q)install -m 644 man/bpf-bic.conf.5 $(MANDIR)/man5/
 	$(Q)install -m 644 man/ccctl.8 man/bictrace.8 $(MANDIR)/man8/
 
