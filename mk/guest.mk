@@ -101,13 +101,14 @@ vm-test: $(INITRDS)
 # GUEST_JOBS at a time).  test itself has no other prerequisite, so that a
 # make -j of its own builds nothing twice at once.
 test-build:
-	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) $(UNIT_TESTS) $(BUILD)/drill/model $(INITRDS) \
-		$(TEST_DEB) $(STAMP_DEPS_SHELLCHECK)
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) $(UNIT_TESTS) $(BUILD)/drill/model \
+		$(BUILD)/algos.tsv $(INITRDS) $(TEST_DEB) $(STAMP_DEPS_SHELLCHECK)
 
 test: test-build
 	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) $(foreach u,$(UNIT_TESTS),--unit $(u)) \
 		--unit "tests/unit/test_drill_model.sh $(BUILD)/drill/model drill/scripts" \
 		--unit "tests/unit/test_drill_wmax.sh $(BUILD)/drill/model drill/wmax" \
+		--unit "tests/unit/test_algos.sh $(BUILD)/algos.tsv" \
 		--unit tests/unit/test_study_report.sh --unit tests/unit/test_design_report.sh \
 		$(if $(SHELLCHECK_TEST),--unit $(SHELLCHECK_TEST)) \
 		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" $(HARDENING_UNIT) $(LINTIAN_UNIT) $(DEBIAN_JOB) \

@@ -206,10 +206,12 @@ $(STAMP_DEPS_SHELLCHECK): vm-image/host-deps.sh | $(STAMP_DEPS)
 	$(Q)mkdir -p $(@D) && touch $@
 endif
 
-# model -w against the drill model's rows (make test runs it as one of its
-# host tests)
-unit-test: $(UNIT_TESTS) | $(BUILD)/drill/model $(STAMP_DEPS_SHELLCHECK)
+# model -w against the drill model's rows, and the table of algorithms
+# against the man pages, bpf-bic.conf and the drill's tests (make test runs
+# them as host tests of its own)
+unit-test: $(UNIT_TESTS) | $(BUILD)/drill/model $(BUILD)/algos.tsv $(STAMP_DEPS_SHELLCHECK)
 	$(Q)for t in $^; do $$t || exit 1; done
 	$(Q)tests/unit/test_drill_wmax.sh $(BUILD)/drill/model drill/wmax
+	$(Q)tests/unit/test_algos.sh $(BUILD)/algos.tsv
 	$(Q)tests/unit/test_design_report.sh
 	$(if $(SHELLCHECK_TEST),$(Q)$(SHELLCHECK_TEST))
