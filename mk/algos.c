@@ -16,7 +16,6 @@
  * or variant twice.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "algos.h"
