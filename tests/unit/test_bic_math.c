@@ -13,22 +13,16 @@
 #include <linux/types.h>
 
 #include "../../bpf/bic_math.h"
+#include "unit.h"
 
 #define HZ	250	/* the guest kernel's; HZ / 32 = 7 jiffies */
 #define T0	1000	/* arbitrary "now" for tests that don't care */
 
-static int passed;
-static int failed;
-
 static void expect_eq(unsigned long long actual, unsigned long long expected,
 		      const char *expr, const char *file, int line)
 {
-	if (actual == expected) {
-		passed++;
-		return;
-	}
-	failed++;
-	printf("%s:%d: FAIL: %s is %llu, expected %llu\n", file, line, expr, actual, expected);
+	unit_check(actual == expected, "%s:%d: %s is %llu, expected %llu",
+		   file, line, expr, actual, expected);
 }
 
 #define EXPECT_EQ(actual, expected) \
@@ -507,6 +501,5 @@ int main(void)
 	test_scenario_spurious_loss();
 	test_epoch_ms();
 
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_done();
 }

@@ -11,8 +11,8 @@
 #define main ccobserve_main
 #include "ccobserve.c"
 #undef main
+#include "unit.h"
 
-static int passed, failed;
 
 static void check(const char *what, const char *json, const char *want)
 {
@@ -27,13 +27,7 @@ static void check(const char *what, const char *json, const char *want)
 	if (!json)
 		unlink(path);
 	got = ccctl_list(path);
-	if (!strcmp(got, want)) {
-		printf("ok - %s\n", what);
-		passed++;
-	} else {
-		printf("not ok - %s: got '%s', want '%s'\n", what, got, want);
-		failed++;
-	}
+	unit_check(!strcmp(got, want), "%s: got '%s', want '%s'", what, got, want);
 	free(got);
 	unlink(path);
 }
@@ -66,6 +60,5 @@ int main(void)
 	check("something after the list", "[] []", "?not-ccctl-list-json");
 	check("an empty file", "", "?empty");
 	check("no file", NULL, "?unreadable");
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return unit_done();
 }

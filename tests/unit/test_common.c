@@ -17,20 +17,14 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include "common.h"
+#include "unit.h"
 
 #define BIG	(4 << 20)	/* an argument no allocation can hold under the limit */
 
-static int passed;
-static int failed;
-
 static void expect(const char *what, const char *got, const char *want)
 {
-	if (!strcmp(got, want)) {
-		passed++;
-		return;
-	}
-	failed++;
-	printf("FAIL: %s:\n  got      '%.400s'\n  expected '%.400s'\n", what, got, want);
+	unit_check(!strcmp(got, want), "%s:\n  got      '%.400s'\n  expected '%.400s'",
+		   what, got, want);
 }
 
 static void expect_int(const char *what, int got, int want)
@@ -71,6 +65,7 @@ static const char *fail_output(bool json, bool no_memory, int err, const char *a
 	static char out[BIG + 1024];
 	int fd, saved, status;
 	FILE *f = tmpfile();
+	void *big;
 	size_t n;
 	pid_t pid;
 
@@ -95,7 +90,9 @@ static const char *fail_output(bool json, bool no_memory, int err, const char *a
 				_exit(0);
 			}
 			/* Else vasprintf() could succeed and this test nothing. */
-			if (malloc(BIG)) {
+			big = malloc(BIG);
+			if (big) {
+				free(big);
 				fputs("(child: the limit does not hold)", stderr);
 				_exit(0);
 			}
@@ -166,6 +163,5 @@ int main(void)
 	expect("no memory, no error: the message cut short", got, want);
 	expect_int("no memory, no error: -EINVAL", ret, -EINVAL);
 
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_done();
 }

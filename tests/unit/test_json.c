@@ -14,18 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json.h"
-
-static int passed;
-static int failed;
+#include "unit.h"
 
 static void expect(const char *what, const char *got, const char *want)
 {
-	if (!strcmp(got, want)) {
-		passed++;
-		return;
-	}
-	failed++;
-	printf("FAIL: %s: got %s, expected %s\n", what, got, want);
+	unit_check(!strcmp(got, want), "%s: got %s, expected %s", what, got, want);
 }
 
 /* What jw_string() writes of s. */
@@ -125,6 +118,5 @@ int main(void)
 	expect("plain wider than the column", plain_of("abcdefghij"),
 	       "A        B\nabcdefghij abcdefghij\n");
 
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_done();
 }

@@ -11,19 +11,13 @@
 #include <stdio.h>
 #include <string.h>
 #include "names.h"
-
-static int passed;
-static int failed;
+#include "unit.h"
 
 static void expect_str(const char *actual, const char *expected, const char *what, int b)
 {
-	if ((!actual && !expected) || (actual && expected && !strcmp(actual, expected))) {
-		passed++;
-		return;
-	}
-	failed++;
-	printf("FAIL: %s (byte 0x%02x): got '%s', expected '%s'\n", what, b,
-	       actual ?: "(none)", expected ?: "(none)");
+	unit_check((!actual && !expected) || (actual && expected && !strcmp(actual, expected)),
+		   "%s (byte 0x%02x): got '%s', expected '%s'", what, b,
+		   actual ?: "(none)", expected ?: "(none)");
 }
 
 /* What the rule says of a name with byte b in it, independently of names.c. */
@@ -89,6 +83,5 @@ int main(void)
 	expect_str(name_problem("bpf_bic"), NULL, "bpf_bic", 0);
 	expect_str(name_problem("bpf_bic_2611"), NULL, "bpf_bic_2611", 0);
 
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_done();
 }
