@@ -786,9 +786,10 @@ static int k_loss_undos(struct sender *s, uint64_t *n)
 	while (!found && getline(&names, &nl, f) > 0 && getline(&values, &vl, f) > 0) {
 		if (strncmp(names, "TcpExt:", 7) || strncmp(values, "TcpExt:", 7))
 			continue;
-		name = strtok_r(names, " \n", &ns);
-		value = strtok_r(values, " \n", &vs);
-		while ((name = strtok_r(NULL, " \n", &ns)) && (value = strtok_r(NULL, " \n", &vs)))
+		/* After "TcpExt:", the names and their values in the same order. */
+		for (name = strtok_r(names + 7, " \n", &ns), value = strtok_r(values + 7, " \n", &vs);
+		     name && value;
+		     name = strtok_r(NULL, " \n", &ns), value = strtok_r(NULL, " \n", &vs))
 			if (!strcmp(name, "TCPLossUndo")) {
 				*n = strtoull(value, NULL, 10);
 				found = 1;
