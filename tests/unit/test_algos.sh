@@ -10,7 +10,8 @@
 #     algorithm V is ("--variant V for ... (named NAME", "NAME (--variant
 #     V)", "register NAME V") it is V's;
 #   - ccctl.8's default is the table's first variant and algorithm;
-#   - ccctl.8's UNDO RULES give each algorithm the table's rule;
+#   - ccctl.8's UNDO RULES give each algorithm the table's rule, and its
+#     FILES the objects the table ships;
 #   - t_70 and test_drill_model.sh drill the algorithms the model predicts.
 # usage: test_algos.sh ALGOS.TSV
 set -uo pipefail
@@ -23,9 +24,10 @@ trap 'rm -rf "$tmp"' EXIT
 tap_begin "$tmp/results"
 same() { [ "$1" = "$2" ] || { echo "# got:  '$1'"; echo "# want: '$2'"; return 1; }; }
 
-variants=() modelled=()
+variants=() modelled=() objects=()
 declare -A algo_of=() rule=()
-while IFS=$'\t' read -r name _object variant undo _bic model; do
+while IFS=$'\t' read -r name object variant undo _bic model; do
+	[ "$object" = - ] || objects+=("$object.bpf.o")
 	[ "$variant" = - ] || { variants+=("$variant"); algo_of[$variant]=$name; }
 	[ "$model" = 0 ] || modelled+=("$name")
 	rule[$name]=$undo
@@ -119,6 +121,10 @@ check "ccctl.8: the default variant is the table's first" same \
 check "ccctl.8: the default algorithm is the table's first" same \
 	"$(grep -oE '\(named [a-z0-9_]+\) by default' <<< "$joined")" \
 	"(named ${algo_of[${variants[0]}]}) by default"
+
+check "ccctl.8: FILES names the objects the table ships, in its order" same \
+	"$(sed -n '/^\.SH FILES/,/^\.SH/p' "$top/man/ccctl.8" | text /dev/stdin |
+		grep -oE '[a-z0-9_/]+\.bpf\.o' | grep -v / | paste -sd ' ')" "${objects[*]}"
 
 n=0
 while IFS=$'\t' read -r a r _; do
