@@ -47,7 +47,7 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-total_pass=0 total_fail=0 total_skip=0 status=0 summary=()
+total_pass=0 total_fail=0 total_skip=0 status=0 tallied=()
 
 # tally FILE WHAT: add up the closing line "N passed, N failed[, N skipped]".
 tally() {
@@ -56,14 +56,14 @@ tally() {
 	if [ -z "$line" ]; then
 		echo "run: $2 printed no result line" >&2
 		total_fail=$((total_fail + 1))
-		summary+=("$2: no result line")
+		tallied+=("$2: no result line")
 		return
 	fi
 	read -r p f s <<< "$(closing_counts "$line")"
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
 	total_skip=$((total_skip + s))
-	summary+=("$2: $line")
+	tallied+=("$2: $line")
 }
 
 # One guest run per kernel; its output is shown whole when it ends, so that
@@ -157,6 +157,6 @@ for r in "${!running[@]}"; do
 done
 
 echo "== total ($(( $(date +%s) - start_all ))s of guests, $jobs at a time)"
-printf '%s\n' "${summary[@]}"
+printf '%s\n' "${tallied[@]}"
 closing "$total_pass" "$total_fail" "$total_skip"
 [ "$status" -eq 0 ] && [ "$total_fail" -eq 0 ]
