@@ -100,7 +100,7 @@ ifneq ($(KBUILD_ROOT_$(1)),)
 		$(3) bpf $(foreach p,$(KHDR_$(1)),$(BUILD)/debs/$(p)_$(KPKG_$(1))_*.deb)
 else
 	$(Q)mkdir -p $$(@D) && ln -sf $(abspath $(3))/* $$(@D)/
-	$(Q)$(MAKE) $(if $(Q),-s) -C $(call kdir,$(1))/kheaders/usr/src/linux-headers-$(KVER_$(1)) \
+	$(Q)$$(MAKE) $(if $(Q),-s) -C $(call kdir,$(1))/kheaders/usr/src/linux-headers-$(KVER_$(1)) \
 		M=$(abspath $$(@D)) BIC_INC=$(abspath bpf) CONFIG_DEBUG_INFO_BTF_MODULES= modules
 	$(Q)touch $$@
 endif

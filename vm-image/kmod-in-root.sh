@@ -20,7 +20,9 @@ root=$(realpath "$1") kver=$2 out=$(realpath -m "$3") mod=$(realpath "$4") inc=$
 shift 5
 
 # One build in a root at a time: make -j builds bic_ref and the patched
-# tcp_bic at once, and both unpack the headers into it.
+# tcp_bic at once, and both unpack the headers into it.  The build in the
+# root is a make of its own, not one of make -j's jobs: it gets none of
+# the outer make's flags, whose jobserver it cannot reach from here.
 exec 9>"$root/.kmod.lock"
 flock 9
 for deb in "$@"; do
@@ -47,7 +49,7 @@ unshare -m --propagation private sh -c '
 	mount -t proc proc "$root/proc" &&
 	mount --bind -o ro "$mod" "$root/src/mod" &&
 	mount --bind -o ro "$inc" "$root/src/inc" &&
-	exec chroot "$root" make -s -C "$hdr" M="$kdir" BIC_INC=/src/inc \
+	exec env -u MAKEFLAGS -u MFLAGS chroot "$root" make -s -C "$hdr" M="$kdir" BIC_INC=/src/inc \
 		CONFIG_DEBUG_INFO_BTF_MODULES= CONFIG_PAHOLE_VERSION=0 modules
 ' sh "$root" "$mod" "$inc" "$hdr" "$kdir" || die "module build for $kver failed"
 
