@@ -12,11 +12,19 @@
 #		BIC-GUEST-EXIT=N on the console and power off by itself
 #		(make debian-test); it takes no command
 #   ACCEL		tcg, kvm or auto (default: auto, see pick_accel)
-#   QEMU_CPU	CPU model under TCG (default max,-cx16: with CMPXCHG16B
-#		offered, QEMU 7.2's TCG double-faulted in the guest's
-#		SLUB fast path, the instruction after a %gs cmpxchg16b,
-#		in 4 of 20 boots, with -cpu max and qemu64 alike; without
-#		it SLUB takes its locked path and no boot failed)
+#   QEMU_CPU	CPU model under TCG (default max,-cx16,-erms,-la57,-xsave,-pku:
+#		with CMPXCHG16B offered, QEMU 7.2's TCG double-faulted in
+#		the guest's SLUB fast path, the instruction after a %gs
+#		cmpxchg16b, in 4 of 20 boots, with -cpu max and qemu64
+#		alike; without it SLUB takes its locked path and no boot
+#		failed.  The rest cost emulation and test nothing
+#		of the project's: with ERMS the kernel copies to and from
+#		user space with rep movsb, which TCG runs (and -icount
+#		counts) a byte at a time; LA57's five-level page tables
+#		add a level to every walk of the emulated TLB; XSAVE and
+#		PKU add the AVX state and PKRU to every context switch.
+#		What they cost: docs/testing.md.  BMI2, which the BPF JIT
+#		uses for shifts when the CPU has it, stays)
 #   QEMU_ICOUNT	under TCG, QEMU's -icount option (e.g. shift=4,sleep=off):
 #		guest time counts emulated instructions instead of host
 #		time, so CPU-time measurements in the guest stop depending
@@ -60,7 +68,7 @@ done
 
 # $1: accel, $2: timeout, $3: console log, rest: guest command
 boot() {
-	local accel=$1 secs=$2 console=$3 cpu=${QEMU_CPU:-max,-cx16} a cmdline="" extra=()
+	local accel=$1 secs=$2 console=$3 cpu=${QEMU_CPU:-max,-cx16,-erms,-la57,-xsave,-pku} a cmdline="" extra=()
 	local append disk=() noreboot=(-no-reboot)
 	shift 3
 	for a in "$@"; do
