@@ -12,7 +12,7 @@
 #		BIC-GUEST-EXIT=N on the console and power off by itself
 #		(make debian-test); it takes no command
 #   ACCEL		tcg, kvm or auto (default: auto, see pick_accel)
-#   QEMU_CPU	CPU model under TCG (default max,-cx16,-erms,-la57,-xsave,-pku:
+#   QEMU_CPU	CPU model under TCG (default max,-cx16,-erms,-la57,-pku:
 #		with CMPXCHG16B offered, QEMU 7.2's TCG double-faulted in
 #		the guest's SLUB fast path, the instruction after a %gs
 #		cmpxchg16b, in 4 of 20 boots, with -cpu max and qemu64
@@ -21,10 +21,12 @@
 #		of the project's: with ERMS the kernel copies to and from
 #		user space with rep movsb, which TCG runs (and -icount
 #		counts) a byte at a time; LA57's five-level page tables
-#		add a level to every walk of the emulated TLB; XSAVE and
-#		PKU add the AVX state and PKRU to every context switch.
-#		What they cost: docs/testing.md.  BMI2, which the BPF JIT
-#		uses for shifts when the CPU has it, stays)
+#		add a level to every walk of the emulated TLB; with PKU
+#		the kernel writes PKRU at every context switch, and TCG
+#		flushes its TLB for each write.  What they cost:
+#		docs/testing.md.  XSAVE stays: 7.3 without it still chose
+#		its AVX GHASH and oopsed on the first VEX instruction.
+#		BMI2, which the BPF JIT uses for shifts, stays too)
 #   QEMU_ICOUNT	under TCG, QEMU's -icount option (e.g. shift=4,sleep=off):
 #		guest time counts emulated instructions instead of host
 #		time, so CPU-time measurements in the guest stop depending
@@ -68,7 +70,7 @@ done
 
 # $1: accel, $2: timeout, $3: console log, rest: guest command
 boot() {
-	local accel=$1 secs=$2 console=$3 cpu=${QEMU_CPU:-max,-cx16,-erms,-la57,-xsave,-pku} a cmdline="" extra=()
+	local accel=$1 secs=$2 console=$3 cpu=${QEMU_CPU:-max,-cx16,-erms,-la57,-pku} a cmdline="" extra=()
 	local append disk=() noreboot=(-no-reboot)
 	shift 3
 	for a in "$@"; do
