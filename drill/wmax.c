@@ -25,6 +25,8 @@
  * tests/unit/test_drill_wmax.sh holds these ACKs against the rows of the
  * drills where both run.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -108,6 +110,10 @@ static int wmax_run(struct model *m, uint32_t wmax, uint32_t k, int mode, struct
 	if (mode == WMAX_CHANGES)
 		printf("0 %u\n", m->cwnd);
 	while (m->cwnd < wmax) {
+		if (m->cwnd < k) {
+			unmodelled(m, "cwnd after the loss is below K: no round holds an ACK of K segments");
+			return -1;
+		}
 		round++;
 		for (left = m->cwnd / k; left && m->cwnd < wmax; ) {
 			/*
@@ -147,12 +153,32 @@ static int wmax_run(struct model *m, uint32_t wmax, uint32_t k, int mode, struct
 	return 0;
 }
 
+/* A WMAX argument, from BIC_LOW_WINDOW + 1 to top, into *wmax: 0; -1, said. */
+static int wmax_arg(const char *arg, unsigned long top, bool bic, unsigned long *wmax)
+{
+	char *end;
+
+	errno = 0;
+	*wmax = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-') {
+		fprintf(stderr, "model: WMAX '%s' is not a number of packets\n", arg);
+		return -1;
+	}
+	if (*wmax <= BIC_LOW_WINDOW || *wmax > top) {
+		fprintf(stderr, "model: WMAX %s: from %u to %lu%s\n", arg, BIC_LOW_WINDOW + 1, top,
+			bic ? " (above it BIC's 32-bit products of cwnd wrap, the kernel's too)" : "");
+		return -1;
+	}
+	return 0;
+}
+
 int wmax_main(int argc, char **argv)
 {
 	static struct model m;
 	int mode = WMAX_TABLE, opt, i;
-	uint32_t k = 2, wmax;
+	unsigned long k = 2, wmax, top;
 	struct wmax_run r;
+	char *end;
 	const struct algo *algo;
 
 	optind = 2;
@@ -161,34 +187,42 @@ int wmax_main(int argc, char **argv)
 			mode = WMAX_CHANGES;
 		else if (opt == 'r')
 			mode = WMAX_ROUNDS;
-		else if (opt == 'k' && atoi(optarg) > 0 && atoi(optarg) <= 64)
-			k = atoi(optarg);
-		else
+		else if (opt == 'k') {
+			k = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || optarg[0] == '-' || k < 1 || k > 64) {
+				fprintf(stderr, "model: -k '%s': K is 1 to 64 segments an ACK\n", optarg);
+				return 2;
+			}
+		} else
 			goto usage;
 	}
 	if (argc - optind < 2)
 		goto usage;
 	if (find_algo(argv[optind], &algo))
 		return 2;
+	/*
+	 * bic_math.h multiplies cwnd by up to BICTCP_BETA_SCALE + BIC_BETA in
+	 * 32 bits, as the kernel's tcp_bic does: above that, its ssthresh and
+	 * Wmax wrap.  Reno's arithmetic has no such product.
+	 */
+	top = algo->bic ? UINT32_MAX / (BICTCP_BETA_SCALE + BIC_BETA) : 1U << 30;
+	for (i = optind + 1; i < argc; i++)
+		if (wmax_arg(argv[i], top, algo->bic, &wmax))
+			return 2;
 	if (mode == WMAX_TABLE)
 		printf("algo,every,wmax,ssthresh,rounds_to_0.9,rounds_to_wmax,acks\n");
 	for (i = optind + 1; i < argc; i++) {
-		wmax = strtoul(argv[i], NULL, 10);
-		if (wmax <= BIC_LOW_WINDOW || wmax > (1U << 30)) {
-			fprintf(stderr, "model: WMAX %s: from %u to %u\n", argv[i],
-				BIC_LOW_WINDOW + 1, 1U << 30);
-			return 2;
-		}
+		wmax_arg(argv[i], top, algo->bic, &wmax);
 		memset(&m, 0, sizeof(m));
 		m.algo = algo;
 		m.jiffies = 1000000;
 		m.reordering = 1;
 		if (wmax_run(&m, wmax, k, mode, &r)) {
-			fprintf(stderr, "model: -w %s %u: %s\n", argv[optind], wmax, m.why);
+			fprintf(stderr, "model: -w %s %lu: %s\n", argv[optind], wmax, m.why);
 			return 1;
 		}
 		if (mode == WMAX_TABLE)
-			printf("%s,%u,%u,%u,%u,%u,%llu\n", argv[optind], k, wmax, m.ssthresh,
+			printf("%s,%lu,%lu,%u,%u,%u,%llu\n", argv[optind], k, wmax, m.ssthresh,
 			       r.rounds_09, r.rounds_1, (unsigned long long)r.acks);
 	}
 	return fflush(stdout) ? 1 : 0;

@@ -15,6 +15,9 @@
 #   rounds back to Wmax grow by 1/160 of the packets added (0.2 Wmax at 32
 #   a round: max_increment 16, doubled by the EWMA's 2 packets per ACK),
 #   Reno's by exactly 1/2 (0.5 Wmax at one a round).
+# - What it refuses, in one line: a Wmax whose BIC arithmetic would wrap,
+#   a Wmax or K that is not a number, and a run whose cwnd after the loss
+#   is below K (no round could hold an ACK: it never ended).
 set -uo pipefail
 # shellcheck source=../guest/tap.sh
 . "$(dirname "$0")/../guest/tap.sh"
@@ -94,4 +97,26 @@ check "Reno's rounds grow by 1/2 of Wmax ($r), exactly" test "$r" = 0.500000
 check "one ACK a segment: BIC's growth within 10% of 1/160 (30 a round: the EWMA at 30/16)" \
 	awk -v a="$("$model" -w -k 1 bpf_bic 100000 1000000 | awk -F, 'NR > 1 { print $6 }' | paste -sd' ')" \
 	'BEGIN { split(a, r, " "); s = (r[2] - r[1]) / 900000; exit !(s * 160 > 0.9 && s * 160 < 1.1) }'
+
+# refused: one line on stderr, nothing run.  The bound is where
+# bic_math.h's cwnd * (BICTCP_BETA_SCALE + BIC_BETA) leaves 32 bits,
+# 2^32 / 1843; Reno has no such product.
+refused() {
+	local want=$1 rc=0 out
+	shift
+	out=$(timeout 10 "$model" -w "$@" 2>&1 >/dev/null) || rc=$?
+	if [ "$rc" != "$want" ] || [ "$(wc -l <<<"$out")" != 1 ]; then
+		echo "# model -w $*: status $rc (want $want): $out"
+		return 1
+	fi
+}
+runs() { "$model" -w "$@" >/dev/null; }
+check "model -w bpf_bic 2330421, the last Wmax whose products fit, runs" runs bpf_bic 2330421
+check "model -w bpf_bic 2330422 refused in one line, status 2" refused 2 bpf_bic 2330422
+check "model -w bpf_bic 6000000 refused (its ssthresh wrapped)" refused 2 bpf_bic 6000000
+check "model -w reno 6000000 runs" runs reno 6000000
+check "model -w bpf_bic 1000 12x refused before anything runs" refused 2 bpf_bic 1000 12x
+check "model -w -k 3x refused" refused 2 -k 3x bpf_bic 1000
+check "model -w -k 64 reno 20: cwnd below K after the loss ends it, status 1" \
+	refused 1 -k 64 reno 20
 summary
