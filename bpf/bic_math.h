@@ -25,6 +25,16 @@
 #define BICTCP_B		4	/* binary search goes to (max + min) / B */
 #define ACK_RATIO_SHIFT		4	/* delayed_ack is packets per ACK << 4 */
 
+/*
+ * Deviation from net/ipv4/tcp_bic.c: its six module parameters (beta,
+ * max_increment, low_window, smooth_part, fast_convergence,
+ * initial_ssthresh) are fixed here at the kernel's defaults, BIC_* below
+ * (initial_ssthresh 0: no initial ssthresh is set).  A BPF struct_ops
+ * program has no module parameters, and a constant keeps every product of
+ * cwnd below within the bounds the model and the tests check (model -w
+ * refuses windows past 2^32 / (BICTCP_BETA_SCALE + BIC_BETA)); another
+ * value means another build of every user of this header.
+ */
 #define BIC_BETA		819	/* 819 / 1024 ~= 0.8 multiplicative decrease */
 #define BIC_MAX_INCREMENT	16	/* cap on growth per RTT during search */
 #define BIC_LOW_WINDOW		14	/* below this BIC behaves like Reno */
