@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "algos.h"
@@ -340,12 +342,35 @@ static const char *verifier_reason(const char *log)
 	return reason;
 }
 
+/*
+ * An object with __kconfig externs (bic.bpf.c's CONFIG_HZ) takes their
+ * values from the running kernel's config, which libbpf reads from
+ * /boot/config-RELEASE or else /proc/config.gz; with neither it refuses the
+ * load with a bare EINVAL.  Say what is missing instead, before loading.
+ */
+static int kconfig_readable(const struct ca_obj *ca)
+{
+	char path[sizeof("/boot/config-") + sizeof(((struct utsname *)0)->release)];
+	struct utsname u;
+
+	if (!bpf_object__find_map_by_name(ca->obj, ".kconfig") || uname(&u))
+		return 0;
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	if (!access(path, R_OK) || !access("/proc/config.gz", R_OK))
+		return 0;
+	return fail(0, "cannot load %s (%s): it takes CONFIG_HZ from the kernel's config, "
+		    "and neither %s nor /proc/config.gz is readable", ca->name, ca->what, path);
+}
+
 int ca_load(struct ca_obj *ca)
 {
 	struct bpf_program *prog;
 	const char *log, *why;
 	int err, i = 0;
 
+	err = kconfig_readable(ca);
+	if (err)
+		return err;
 	err = bpf_object__load(ca->obj);
 	if (!err)
 		return 0;
