@@ -160,6 +160,7 @@ static int dump_family(struct route_walk *w, int fd, int family)
 		},
 		.rtm = { .rtm_family = family },
 	};
+	/* No restart: the caller's fn keeps nothing (route.h). */
 	struct nl_dump d = {
 		.from = "rtnetlink", .what = "routes", .type = RTM_NEWROUTE,
 		.fn = visit_route, .ctx = w,

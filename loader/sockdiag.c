@@ -56,6 +56,16 @@ static int visit_socket(struct nlmsghdr *h, void *ctx)
 	return 0;
 }
 
+/*
+ * The callers count (per namespace, adding up): what an interrupted dump
+ * gave them cannot be taken back here, so such a dump is an error.
+ */
+static int no_restart(void *ctx)
+{
+	(void)ctx;
+	return fail(-EAGAIN, "sock_diag's list of TCP sockets changed while it was read");
+}
+
 static int dump_family(int fd, int family, struct ca_walk *w)
 {
 	struct {
@@ -76,7 +86,7 @@ static int dump_family(int fd, int family, struct ca_walk *w)
 	};
 	struct nl_dump d = {
 		.from = "sock_diag", .what = "TCP sockets", .type = SOCK_DIAG_BY_FAMILY,
-		.fn = visit_socket, .ctx = w,
+		.fn = visit_socket, .ctx = w, .restart = no_restart,
 	};
 
 	return nl_dump(fd, &req, sizeof(req), &d);

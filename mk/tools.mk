@@ -145,7 +145,8 @@ $(BUILD)/eval/ackcost: eval/tools/ackcost.c $(LIBBPF_A) | $(BUILD)/bpf/ackcost.s
 
 # --- host unit tests -----------------------------------------------------------
 UNIT_TESTS	:= $(BUILD)/tests/test_bic_math $(BUILD)/tests/test_names $(BUILD)/tests/test_json \
-		   $(BUILD)/tests/test_common $(BUILD)/tests/test_ccobserve tests/unit/test_model.sh
+		   $(BUILD)/tests/test_common $(BUILD)/tests/test_nldump $(BUILD)/tests/test_ccobserve \
+		   tests/unit/test_model.sh
 
 # t_58's generator, model and shrinker (tests/guest/model/) against a stub,
 # and ccobserve's reader of ccctl list --json
@@ -159,8 +160,8 @@ $(BUILD)/tests/test_bic_math: tests/unit/test_bic_math.c | $(STAMP_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) -Ibpf $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) $(LDFLAGS) -MMD -MP $< -o $@
 
-# test_names, test_json and test_common: the loader's names.c, json.c and
-# common.c, each built on its own, under test.
+# test_names, test_json, test_common and test_nldump: the loader's names.c,
+# json.c, common.c and nldump.c, each built on its own, under test.
 $(BUILD)/tests/%.o: tests/unit/%.c | $(STAMP_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) -Iloader $(CPPFLAGS) $(WARN_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -188,6 +189,14 @@ $(BUILD)/tests/test_common: $(BUILD)/tests/test_common.o $(BUILD)/tests/common.o
 		$(BUILD)/tests/json.o $(BUILD)/tests/names.o $(LIBBPF_A)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(filter %.o,$^) $(LOADER_LIBS) -o $@
+
+# test_nldump: nl_dump() (loader/nldump.c) against a kernel the test plays
+# itself, its sendto() and recv() wrapped at link time.
+$(BUILD)/tests/test_nldump: $(BUILD)/tests/test_nldump.o $(BUILD)/tests/nldump.o \
+		$(BUILD)/tests/common.o $(BUILD)/tests/json.o $(BUILD)/tests/names.o $(LIBBPF_A)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--wrap=sendto,--wrap=recv $(filter %.o,$^) \
+		$(LOADER_LIBS) -o $@
 
 -include $(wildcard $(BUILD)/drill/*.d $(BUILD)/tests/*.d $(BUILD)/eval/*.d)
 
