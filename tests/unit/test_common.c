@@ -63,28 +63,24 @@ static int hold_memory(void)
 static const char *fail_output(bool json, bool no_memory, int err, const char *arg, int *ret)
 {
 	static char out[BIG + 1024];
-	int fd, saved, status;
-	FILE *f = tmpfile();
+	int saved = -1, status;
 	void *big;
-	size_t n;
+	FILE *f;
 	pid_t pid;
 
-	if (!f)
-		exit(1);
-	fd = fileno(f);
 	json_output = json;
 	if (!no_memory) {
-		saved = dup(2);
-		dup2(fd, 2);
+		f = unit_stderr_catch(&saved);
 		*ret = fail(err, "cannot pin %s", arg);
-		dup2(saved, 2);
-		close(saved);
 	} else {
+		f = tmpfile();
+		if (!f)
+			exit(1);
 		pid = fork();
 		if (pid < 0)
 			exit(1);
 		if (!pid) {
-			dup2(fd, 2);
+			dup2(fileno(f), 2);
 			if (hold_memory()) {
 				fputs("(child: cannot limit its memory)", stderr);
 				_exit(0);
@@ -102,11 +98,7 @@ static const char *fail_output(bool json, bool no_memory, int err, const char *a
 			exit(1);
 		*ret = -WEXITSTATUS(status);
 	}
-	rewind(f);
-	n = fread(out, 1, sizeof(out) - 1, f);
-	out[n] = '\0';
-	fclose(f);
-	return out;
+	return unit_stderr_read(f, saved, out, sizeof(out));
 }
 
 int main(void)

@@ -95,22 +95,12 @@ static int dump(int intr, int (*restart)(void *ctx), int stop)
 static const char *dump_stderr(int intr, int (*restart)(void *ctx), int *ret)
 {
 	static char out[512];
-	FILE *f = tmpfile();
 	int saved;
-	size_t n;
+	FILE *f;
 
-	if (!f)
-		return "(no tmpfile)";
-	saved = dup(2);
-	dup2(fileno(f), 2);
+	f = unit_stderr_catch(&saved);
 	*ret = dump(intr, restart, 0);
-	dup2(saved, 2);
-	close(saved);
-	rewind(f);
-	n = fread(out, 1, sizeof(out) - 1, f);
-	out[n] = '\0';
-	fclose(f);
-	return out;
+	return unit_stderr_read(f, saved, out, sizeof(out));
 }
 
 int main(void)
