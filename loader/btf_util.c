@@ -40,25 +40,55 @@ bool btf_struct_has_member(const struct btf *btf, const char *sname, const char 
 	return id >= 0 && btf_member_by_name(btf, btf__type_by_id(btf, id), mname);
 }
 
-int btf_datasec_var(const struct btf *btf, const char *sec, const char *var,
-		    __u32 *offset, __u32 *size)
+static bool same_name(const char *name, const char *arg)
+{
+	return !strcmp(name, arg);
+}
+
+static bool name_starts(const char *name, const char *arg)
+{
+	return !strncmp(name, arg, strlen(arg));
+}
+
+/* The first variable of data section sec whose name match()es arg; NULL: none. */
+static const struct btf_var_secinfo *datasec_find(const struct btf *btf, const char *sec,
+						  bool (*match)(const char *name, const char *arg),
+						  const char *arg, const char **name)
 {
 	const struct btf_var_secinfo *v;
-	const struct btf_type *t, *vt;
+	const struct btf_type *t;
 	__s32 id;
 	int i;
 
 	id = btf ? btf__find_by_name_kind(btf, sec, BTF_KIND_DATASEC) : -ENOENT;
 	if (id < 0)
-		return -ENOENT;
+		return NULL;
 	t = btf__type_by_id(btf, id);
 	for (i = 0, v = btf_var_secinfos(t); i < btf_vlen(t); i++, v++) {
-		vt = btf__type_by_id(btf, v->type);
-		if (!strcmp(btf__name_by_offset(btf, vt->name_off), var)) {
-			*offset = v->offset;
-			*size = v->size;
-			return 0;
-		}
+		*name = btf__name_by_offset(btf, btf__type_by_id(btf, v->type)->name_off);
+		if (match(*name, arg))
+			return v;
 	}
-	return -ENOENT;
+	return NULL;
+}
+
+int btf_datasec_var(const struct btf *btf, const char *sec, const char *var,
+		    __u32 *offset, __u32 *size)
+{
+	const struct btf_var_secinfo *v;
+	const char *name;
+
+	v = datasec_find(btf, sec, same_name, var, &name);
+	if (!v)
+		return -ENOENT;
+	*offset = v->offset;
+	*size = v->size;
+	return 0;
+}
+
+const char *btf_datasec_var_prefixed(const struct btf *btf, const char *sec, const char *prefix)
+{
+	const char *name;
+
+	return datasec_find(btf, sec, name_starts, prefix, &name) ? name : NULL;
 }

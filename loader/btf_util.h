@@ -28,4 +28,7 @@ bool btf_struct_has_member(const struct btf *btf, const char *sname, const char 
 int btf_datasec_var(const struct btf *btf, const char *sec, const char *var,
 		    __u32 *offset, __u32 *size);
 
+/* The name of the first variable of data section sec named prefix...; NULL: none. */
+const char *btf_datasec_var_prefixed(const struct btf *btf, const char *sec, const char *prefix);
+
 #endif /* __CCCTL_BTF_UTIL_H */

@@ -343,23 +343,26 @@ static const char *verifier_reason(const char *log)
 }
 
 /*
- * An object with __kconfig externs (bic.bpf.c's CONFIG_HZ) takes their
- * values from the running kernel's config, which libbpf reads from
+ * An object with CONFIG_* __kconfig externs (bic.bpf.c's CONFIG_HZ) takes
+ * their values from the running kernel's config, which libbpf reads from
  * /boot/config-RELEASE or else /proc/config.gz; with neither it refuses the
- * load with a bare EINVAL.  Say what is missing instead, before loading.
+ * load with a bare EINVAL (weak externs too).  libbpf's own LINUX_*
+ * externs need no file.  Say what is missing instead, before loading.
  */
 static int kconfig_readable(const struct ca_obj *ca)
 {
 	char path[sizeof("/boot/config-") + sizeof(((struct utsname *)0)->release)];
+	const char *var;
 	struct utsname u;
 
-	if (!bpf_object__find_map_by_name(ca->obj, ".kconfig") || uname(&u))
+	var = btf_datasec_var_prefixed(bpf_object__btf(ca->obj), ".kconfig", "CONFIG_");
+	if (!var || uname(&u))
 		return 0;
 	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
 	if (!access(path, R_OK) || !access("/proc/config.gz", R_OK))
 		return 0;
-	return fail(0, "cannot load %s (%s): it takes CONFIG_HZ from the kernel's config, "
-		    "and neither %s nor /proc/config.gz is readable", ca->name, ca->what, path);
+	return fail(0, "cannot load %s (%s): it takes %s from the kernel's config, "
+		    "and neither %s nor /proc/config.gz is readable", ca->name, ca->what, var, path);
 }
 
 int ca_load(struct ca_obj *ca)
