@@ -165,7 +165,7 @@ static int wmax_arg(const char *arg, unsigned long top, bool bic, unsigned long 
 		return -1;
 	}
 	if (*wmax <= BIC_LOW_WINDOW || *wmax > top) {
-		fprintf(stderr, "model: WMAX %s: from %u to %lu%s\n", arg, BIC_LOW_WINDOW + 1, top,
+		fprintf(stderr, "model: WMAX %s: from %d to %lu%s\n", arg, BIC_LOW_WINDOW + 1, top,
 			bic ? " (above it BIC's 32-bit products of cwnd wrap, the kernel's too)" : "");
 		return -1;
 	}
