@@ -620,8 +620,14 @@ static void handshake(struct ksender *k, const char *algo)
 	send_pkt(k, TH_SYN | TH_ACK | (k->sc->ecn ? TH_ECE : 0), PEER_ISN, k->iss + 1, 65535,
 		 opts, ol);
 
-	/* The kernel's ACK of our SYN-ACK completes the handshake. */
-	if (read_pkt(k, buf, &th, &len, &o) != 1 || !th->ack || th->syn || len)
+	/*
+	 * The kernel's ACK of our SYN-ACK completes the handshake.  Waited
+	 * for, as the SYN is: the write to the tun usually has the kernel
+	 * answer before it returns, but not when its softirq was deferred to
+	 * ksoftirqd (seen once in t_70, 09_real_rto on reno over IPv6).
+	 */
+	if (await_pkt(k, 2000) != 1 || read_pkt(k, buf, &th, &len, &o) != 1 || !th->ack ||
+	    th->syn || len)
 		dief("no ACK completing the handshake");
 	if (getsockopt(k->sk, IPPROTO_TCP, TCP_CONGESTION, got, &gl) || strcmp(got, algo))
 		dief("the connection does not run the congestion control asked for");
