@@ -32,8 +32,8 @@
  * (initial_ssthresh 0: no initial ssthresh is set).  A BPF struct_ops
  * program has no module parameters, and a constant keeps every product of
  * cwnd below within the bounds the model and the tests check (model -w
- * refuses windows past 2^32 / (BICTCP_BETA_SCALE + BIC_BETA)); another
- * value means another build of every user of this header.
+ * refuses windows past BIC_CWND_MAX); another value means another build
+ * of every user of this header.
  */
 #define BIC_BETA		819	/* 819 / 1024 ~= 0.8 multiplicative decrease */
 #define BIC_MAX_INCREMENT	16	/* cap on growth per RTT during search */
@@ -41,6 +41,13 @@
 #define BIC_SMOOTH_PART		20	/* RTTs spent crawling from Wmax - B to Wmax */
 #define BIC_FAST_CONVERGENCE	1
 #define BIC_INITIAL_CNT_MAX	20	/* 5% per RTT until a first loss sets Wmax */
+
+/*
+ * The largest cwnd whose products below stay in 32 bits: Wmax after a loss
+ * multiplies cwnd by BICTCP_BETA_SCALE + BIC_BETA, as the kernel's
+ * tcp_bic does (2,330,421 packets); above it ssthresh and Wmax wrap.
+ */
+#define BIC_CWND_MAX		(0xffffffffU / (BICTCP_BETA_SCALE + BIC_BETA))
 
 struct bic {
 	__u32 cnt;		/* grow cwnd by one every cnt ACKed packets */

@@ -25,6 +25,7 @@
  * tests/unit/test_drill_wmax.sh holds these ACKs against the rows of the
  * drills where both run.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -153,32 +154,28 @@ static int wmax_run(struct model *m, uint32_t wmax, uint32_t k, int mode, struct
 	return 0;
 }
 
-/* A WMAX argument, from BIC_LOW_WINDOW + 1 to top, into *wmax: 0; -1, said. */
-static int wmax_arg(const char *arg, unsigned long top, bool bic, unsigned long *wmax)
+/*
+ * A count from LO to HI in ARG, into *v: 0; -1 when ARG is not a decimal
+ * number (a sign, a blank or a trailing byte included), 1 when it is one
+ * outside LO..HI.  The callers say which in their own words.
+ */
+static int count_arg(const char *arg, unsigned long lo, unsigned long hi, unsigned long *v)
 {
 	char *end;
 
 	errno = 0;
-	*wmax = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-') {
-		fprintf(stderr, "model: WMAX '%s' is not a number of packets\n", arg);
+	*v = strtoul(arg, &end, 10);
+	if (errno || !isdigit((unsigned char)arg[0]) || *end)
 		return -1;
-	}
-	if (*wmax <= BIC_LOW_WINDOW || *wmax > top) {
-		fprintf(stderr, "model: WMAX %s: from %d to %lu%s\n", arg, BIC_LOW_WINDOW + 1, top,
-			bic ? " (above it BIC's 32-bit products of cwnd wrap, the kernel's too)" : "");
-		return -1;
-	}
-	return 0;
+	return *v < lo || *v > hi;
 }
 
 int wmax_main(int argc, char **argv)
 {
 	static struct model m;
-	int mode = WMAX_TABLE, opt, i;
-	unsigned long k = 2, wmax, top;
+	int mode = WMAX_TABLE, opt, i, n, rc = 2;
+	unsigned long k = 2, top, *wmax = NULL;
 	struct wmax_run r;
-	char *end;
 	const struct algo *algo;
 
 	optind = 2;
@@ -188,8 +185,7 @@ int wmax_main(int argc, char **argv)
 		else if (opt == 'r')
 			mode = WMAX_ROUNDS;
 		else if (opt == 'k') {
-			k = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || optarg[0] == '-' || k < 1 || k > 64) {
+			if (count_arg(optarg, 1, 64, &k)) {
 				fprintf(stderr, "model: -k '%s': K is 1 to 64 segments an ACK\n", optarg);
 				return 2;
 			}
@@ -200,32 +196,49 @@ int wmax_main(int argc, char **argv)
 		goto usage;
 	if (find_algo(argv[optind], &algo))
 		return 2;
-	/*
-	 * bic_math.h multiplies cwnd by up to BICTCP_BETA_SCALE + BIC_BETA in
-	 * 32 bits, as the kernel's tcp_bic does: above that, its ssthresh and
-	 * Wmax wrap.  Reno's arithmetic has no such product.
-	 */
-	top = algo->bic ? UINT32_MAX / (BICTCP_BETA_SCALE + BIC_BETA) : 1U << 30;
-	for (i = optind + 1; i < argc; i++)
-		if (wmax_arg(argv[i], top, algo->bic, &wmax))
-			return 2;
+	/* Reno's arithmetic has no product of cwnd that could wrap. */
+	top = algo->bic ? BIC_CWND_MAX : 1U << 30;
+	n = argc - optind - 1;
+	wmax = calloc(n, sizeof(*wmax));
+	if (!wmax) {
+		fprintf(stderr, "model: out of memory\n");
+		return 1;
+	}
+	/* Every argument checked before the first line is printed. */
+	for (i = 0; i < n; i++) {
+		const char *arg = argv[optind + 1 + i];
+
+		switch (count_arg(arg, BIC_LOW_WINDOW + 1, top, &wmax[i])) {
+		case -1:
+			fprintf(stderr, "model: WMAX '%s' is not a number of packets\n", arg);
+			goto out;
+		case 1:
+			fprintf(stderr, "model: WMAX %s: from %d to %lu%s\n", arg,
+				BIC_LOW_WINDOW + 1, top, algo->bic ?
+				" (above it BIC's 32-bit products of cwnd wrap, the kernel's too)" : "");
+			goto out;
+		}
+	}
 	if (mode == WMAX_TABLE)
 		printf("algo,every,wmax,ssthresh,rounds_to_0.9,rounds_to_wmax,acks\n");
-	for (i = optind + 1; i < argc; i++) {
-		wmax_arg(argv[i], top, algo->bic, &wmax);
+	rc = 1;
+	for (i = 0; i < n; i++) {
 		memset(&m, 0, sizeof(m));
 		m.algo = algo;
 		m.jiffies = 1000000;
 		m.reordering = 1;
-		if (wmax_run(&m, wmax, k, mode, &r)) {
-			fprintf(stderr, "model: -w %s %lu: %s\n", argv[optind], wmax, m.why);
-			return 1;
+		if (wmax_run(&m, wmax[i], k, mode, &r)) {
+			fprintf(stderr, "model: -w %s %lu: %s\n", argv[optind], wmax[i], m.why);
+			goto out;
 		}
 		if (mode == WMAX_TABLE)
-			printf("%s,%lu,%lu,%u,%u,%u,%llu\n", argv[optind], k, wmax, m.ssthresh,
+			printf("%s,%lu,%lu,%u,%u,%u,%llu\n", argv[optind], k, wmax[i], m.ssthresh,
 			       r.rounds_09, r.rounds_1, (unsigned long long)r.acks);
 	}
-	return fflush(stdout) ? 1 : 0;
+	rc = fflush(stdout) ? 1 : 0;
+out:
+	free(wmax);
+	return rc;
 usage:
 	fprintf(stderr, "usage: model -w [-c|-r] [-k K] ALGO WMAX...\n");
 	return 2;

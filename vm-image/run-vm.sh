@@ -22,8 +22,9 @@
 #		user space with rep movsb, which TCG runs (and -icount
 #		counts) a byte at a time; LA57's five-level page tables
 #		add a level to every walk of the emulated TLB; with PKU
-#		the kernel writes PKRU at every context switch, and TCG
-#		flushes its TLB for each write.  What they cost:
+#		the guest's kernel loads a task's PKRU as it switches
+#		tasks, and TCG flushes its whole TLB whenever PKRU is
+#		written (WRPKRU or XRSTOR).  What they cost:
 #		docs/testing.md.  XSAVE stays: 7.3 without it still chose
 #		its AVX GHASH and oopsed on the first VEX instruction.
 #		BMI2, which the BPF JIT uses for shifts, stays too)
