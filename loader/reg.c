@@ -152,6 +152,9 @@ int do_register(const struct cmd_args *a)
 
 	spec_of(a, &spec);
 	err = ca_open(&ca, &spec);
+	/* Before the load: a name that does not fit is refused at once. */
+	if (!err)
+		err = ca_check_room(ca.name);
 	if (!err)
 		err = ca_load(&ca);
 	fault_point("register:loaded");

@@ -53,6 +53,42 @@ static bool ca_listed_cut(const char *file, const char *name, bool *cut)
 	return found;
 }
 
+/*
+ * Room in the kernel's list of algorithms for NAME: tcp_cong.c writes every
+ * registered name, a blank between two, into TCP_CA_BUF_MAX bytes with the
+ * NUL, and trips WARN_ON_ONCE when they do not fit (the first read warns,
+ * a host with panic_on_warn panics, and every read then lists the names
+ * cut short).  Every name counts, modules' and the kernel's own too.  A
+ * list of TCP_CA_BUF_MAX - 1 bytes is full, or already cut.  NAME already
+ * listed: 0, the registration itself says it is taken.  Reported.
+ */
+int ca_check_room(const char *name)
+{
+	char line[TCP_CA_BUF_MAX * 2] = "";
+	size_t len, need, left;
+	char *tok, *save;
+	FILE *f;
+
+	f = fopen(CA_AVAILABLE, "r");
+	if (!f)
+		return fail(-errno, "cannot read %s", CA_AVAILABLE);
+	if (fgets(line, sizeof(line), f))
+		line[strcspn(line, "\n")] = '\0';
+	fclose(f);
+	len = strlen(line);
+	left = len < TCP_CA_BUF_MAX - 1 ? TCP_CA_BUF_MAX - 1 - len : 0;
+	need = strlen(name) + (len ? 1 : 0);
+	if (need <= left)
+		return 0;
+	for (tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		if (!strcmp(tok, name))
+			return 0;
+	return fail(0, "cannot register %s: the kernel lists every congestion control's name in "
+		    "%d bytes (net.ipv4.tcp_available_congestion_control), %zu are left and %s "
+		    "takes %zu; past them every read of the list warns (unregister one first)",
+		    name, TCP_CA_BUF_MAX - 1, left, name, need);
+}
+
 static bool ca_listed(const char *file, const char *name)
 {
 	bool cut;

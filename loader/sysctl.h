@@ -8,6 +8,9 @@
 /* NAME is in tcp_available_congestion_control. */
 bool ca_available(const char *name);
 
+/* Room for NAME in the kernel's list of algorithms; reported. */
+int ca_check_room(const char *name);
+
 /* The caller is in the initial network namespace. */
 bool in_initial_netns(void);
 

@@ -6,12 +6,16 @@
 # - Many registrations.  The kernel has no limit on how many congestion
 #   controls there are, but it writes tcp_available_congestion_control
 #   (and the allowed list) into a 2,048-byte buffer (TCP_CA_BUF_MAX): past
-#   about 128 names of 15 bytes the list is cut short, with a WARNING the
-#   first time.  Here a module fills the list to two names short of full,
-#   and ccctl registers two more names and two past those: list shows every
-#   one, the ones the sysctl lacks can be made the default and migrated to,
-#   and a refused command (which sweeps stale pins) leaves every pin.  The one WARNING is expected, checked to
-#   be that one, and cleared so t_90 still sees any other.
+#   2,047 bytes of names the list is cut short, with a WARNING the first
+#   time (a panic under panic_on_warn).  Here a module fills the list to
+#   the byte: ccctl refuses a name one byte longer than the room left, in
+#   one line that says how many bytes are left, and registers nothing;
+#   a name of exactly the room registers, with no WARNING; then any name
+#   is refused.  Filled past the end by the module's names, the list is
+#   cut: ccctl refuses to register, and a name the sysctl lacks can still
+#   be made the default and migrated to, and a refused command (which
+#   sweeps stale pins) leaves ccctl's pin.  The one WARNING is expected,
+#   checked to be that one, and cleared so t_90 still sees any other.
 # - A second bpffs mounted over /sys/fs/bpf hides ccctl's pins: every
 #   command that reads them refuses in one line (stop would otherwise undo
 #   nothing and succeed); a bind mount of the same bpffs hides nothing.
@@ -51,55 +55,77 @@ cleanup() {
 trap cleanup EXIT
 
 # --- many registrations -------------------------------------------------------
-check "dmesg is clean before the list is cut" dmesg_clean
-# Fill the list with a module's algorithms (tests/kmod/tcp_ca_many.c) to
-# two names of 15 bytes short of its 2,047 bytes, cheaply: a registration
-# through ccctl is slow in a TCG guest.  Then ccctl registers
-# names until two of them are past what the list shows.
-room=$(( (2047 - $(tr -d '\n' < "$AVAIL" | wc -c)) / 16 ))
-check "fill the list with $((room - 2)) algorithms of a module" \
-	insmod "$BIC_DIR/kmod/tcp_ca_many.ko" count=$((room - 2))
-i=0 past=0 reg_failed=0
-while [ "$past" -lt 2 ] && [ "$i" -lt 6 ]; do
-	n=$(printf 't84_%011d' "$i")
-	ccctl register --object "$RENO" --name "$n" > /dev/null || { reg_failed=1; break; }
-	names+=("$n")
-	i=$((i + 1))
-	grep -qw "$n" "$AVAIL" || past=$((past + 1))
-done
-info "registered ${#names[@]}; the sysctl lists $(wc -w < "$AVAIL") names in $(wc -c < "$AVAIL") bytes"
-check "ccctl registered two past where the sysctl is cut short" \
-	test "$reg_failed" = 0 -a "$past" = 2 -a "${#names[@]}" = 4
-last=${names[${#names[@]} - 1]}
+check "dmesg is clean before the list is filled" dmesg_clean
+# list_len: the bytes of the sysctl's list, without its newline.
+list_len() { tr -d '\n' < "$AVAIL" | wc -c; }
+first=t84_first
+check "register $first" ccctl register --object "$RENO" --name "$first"
+names+=("$first")
+# Fill the list with a module's algorithms (tests/kmod/tcp_ca_many.c), 16
+# bytes each with the blank, to leave ROOM bytes of its 2,047, 2 to 15:
+# a name of ROOM - 1 bytes then fits exactly and one of ROOM bytes (still a
+# valid name) does not.  A tail name of 4 bytes (5 with its blank) takes a
+# room of 16 or 17 down to 11 or 12.
+free=$(( 2047 - $(list_len) ))
+count=$(( (free - 2) / 16 )) tail=0
+room=$(( free - 16 * count ))
+[ "$room" -gt 15 ] && { tail=4; room=$((room - 5)); }
+check "fill the list with $count algorithms of a module (and a tail of $tail bytes)" \
+	insmod "$BIC_DIR/kmod/tcp_ca_many.ko" count="$count" tail="$tail"
+check_cmp "the list has $room bytes left" "$(( 2047 - $(list_len) ))" -eq "$room"
+over=t84_over_xxxxxx exact=t84_exact_xxxxx
+over=${over:0:room} exact=${exact:0:room - 1}
+refused "a name of $room bytes in a room of $room" "$room are left and $over takes $((room + 1))" \
+	ccctl register --object "$RENO" --name "$over"
+check "... the kernel does not list it" sh -c "! grep -qw $over $AVAIL"
+check "a name of $((room - 1)) bytes fits exactly" ccctl register --object "$RENO" --name "$exact"
+names+=("$exact")
+check_cmp "... the list is 2,047 bytes" "$(list_len)" -eq 2047
+check "... its last name is $exact" test "$(tr ' ' '\n' < "$AVAIL" | tail -n 1)" = "$exact"
+check "... list shows it" sh -c "ccctl list --json | jq -e '.[] | select(.name == \"$exact\")' > /dev/null"
+refused "a name of one byte in a full list" "0 are left and z takes 2" \
+	ccctl register --object "$RENO" --name z
+check "no WARNING from a full list read" dmesg_clean
+check "unregister $exact" ccctl unregister "$exact"
+names=("$first")
+check "the module's algorithms go" rmmod tcp_ca_many
+
+# Past the end: the module's last two names are cut from the sysctl.
+count=$(( (2047 - $(list_len)) / 16 + 2 ))
+check "fill the list past its end with $count algorithms of a module" \
+	insmod "$BIC_DIR/kmod/tcp_ca_many.ko" count="$count"
+last=$(printf 'many_%010d' $((count - 1)))
 check "the sysctl lacks the last one ($last)" sh -c "! grep -qw $last $AVAIL"
-check_cmp "list shows every one" "${#names[@]}" -eq \
-	"$(ccctl list --json | jq '[.[] | select(.name | startswith("t84_"))] | length')"
-check "status of the last one" ccctl status "$last"
-cur=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
-check "set-default --from makes it the default" ccctl set-default "$last" --from "$cur"
-check "and it is" test "$(cat /proc/sys/net/ipv4/tcp_congestion_control)" = "$last"
+refused "register in a list cut short" "0 are left" \
+	ccctl register --object "$RENO" --name t84_cut
+cur=$(cat "$DEFAULT")
+check "set-default --from makes $last the default" ccctl set-default "$last" --from "$cur"
+check "and it is" test "$(cat "$DEFAULT")" = "$last"
 check "set-default --from moves every namespace off it" ccctl set-default "$cur" --from "$last"
 check "migrate to it is allowed" ccctl migrate cubic "$last"
+check "and back" ccctl migrate "$last" cubic
 # A refused command takes the lock and sweeps what the kernel says is stale.
 check "an unrelated refused command" sh -c "! ccctl unregister t84_none 2>/dev/null"
-check "leaves the last one's pin" test -e "/sys/fs/bpf/ccctl/$last/link" -o \
-	-e "/sys/fs/bpf/ccctl/$last/map"
-check_cmp "and list still shows every one" "${#names[@]}" -eq \
-	"$(ccctl list --json | jq '[.[] | select(.name | startswith("t84_"))] | length')"
+check "leaves $first's pin" test -e "/sys/fs/bpf/ccctl/$first/link" -o \
+	-e "/sys/fs/bpf/ccctl/$first/map"
+check "and list still shows it" sh -c "ccctl list --json | jq -e '.[] | select(.name == \"$first\")' > /dev/null"
 # Only tcp_get_available_congestion_control's WARN_ON_ONCE, nothing else.
 check_cmp "dmesg has one WARNING" 1 -eq "$(dmesg | grep -c 'WARNING:')"
 check "and it is the cut list's" \
 	sh -c "dmesg | grep 'WARNING:' | grep -q tcp_get_available_congestion_control"
 dmesg -c > /dev/null
+check "the module's algorithms go" rmmod tcp_ca_many
 
 # A namespace named with a newline, a tab and bytes that are not UTF-8
-# (ip netns takes any byte but '/'), its default the last one (allowed
-# there: it was the initial namespace's default): the refusal names it,
-# still in one line.
+# (ip netns takes any byte but '/'), its default ccctl's registration
+# (allowed there once it has been the initial namespace's default): the
+# refusal names it, still in one line.
+check "set-default $first, which allows it in every namespace" ccctl set-default "$first"
+check "and back to $cur" ccctl set-default "$cur"
 ns=$'t84 n\nt\t\xe9\xff'
 if ip netns add "$ns"; then
-	ip netns exec "$ns" sh -c "echo $last > /proc/sys/net/ipv4/tcp_congestion_control"
-	err=$(ccctl unregister "$last" 2>&1 >/dev/null)
+	ip netns exec "$ns" sh -c "echo $first > /proc/sys/net/ipv4/tcp_congestion_control"
+	err=$(ccctl unregister "$first" 2>&1 >/dev/null)
 	info "unregister with a namespace of that name: $err"
 	check_cmp "unregister refused in one line naming it" "$(printf '%s\n' "$err" | wc -l)" -eq 1
 	check "... its newline and tab shown as \\xNN" grep -qF 'network namespace /run/netns/t84 n\x0at\x09' <<< "$err"
@@ -108,17 +134,7 @@ else
 	not_ok "cannot make a network namespace named with a newline"
 fi
 
-# Unregister all but the first, the last ones (which the sysctl lacks) first.
-ok=0
-for ((j = ${#names[@]} - 1; j > 0; j--)); do
-	ccctl unregister "${names[j]}" > /dev/null && ok=$((ok + 1))
-done
-check_cmp "every unregister but the first's went through" $((${#names[@]} - 1)) -eq "$ok"
-names=("${names[0]}")
-check "the module's algorithms go" rmmod tcp_ca_many
-
 # --- a second bpffs over /sys/fs/bpf --------------------------------------------
-first=${names[0]}
 mount --bind /sys/fs/bpf /sys/fs/bpf
 check "a bind mount of the same bpffs hides nothing" ccctl status "$first"
 umount /sys/fs/bpf
