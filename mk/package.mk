@@ -117,6 +117,8 @@ $(DEB): $(call install_exec_files,$(PKG_OUT)) $(INSTALL_DATA_FILES) $(wildcard d
 .PHONY: debian-test-others
 debian_dir	= $(BUILD)/debian/$(1)
 debian_root	= $(call debian_dir,$(1))/root
+# A suite's debootstrap, which its systems' roots start from (a copy each).
+debian_base	= $(BUILD)/debian/base-$(1)
 debian_kdebs	= $(foreach p,$(DKIMG_$(1)),$(BUILD)/debs/$(p)_$(subst :,%3a,$(DKPKG_$(1)))_amd64.deb)
 
 define debian_rules
@@ -125,18 +127,33 @@ $(call debian_dir,$(1))/.fetched: vm-image/versions.mk vm-image/fetch-debs.sh | 
 	$(Q)$(FETCH) $(addsuffix =$(DKPKG_$(1)),$(DKIMG_$(1)))
 	$(Q)mkdir -p $$(@D) && touch $$@
 
-$(call debian_dir,$(1))/.done: vm-image/mkdebian.sh vm-image/mirror.sh vm-image/versions.mk \
-		$(call debian_dir,$(1))/.fetched $(BPFTOOL) | $(STAMP_DEPS)
-	$$(call msg,ROOT,$(call debian_root,$(1)) (debootstrap $(DSUITE_$(1)), $(DKIMG_$(1))))
-	$(Q)./vm-image/mkdebian.sh $(call debian_root,$(1)) $(DSUITE_$(1)) $(BPFTOOL) $(call debian_kdebs,$(1))
+$(call debian_dir,$(1))/.done: vm-image/mkdebian.sh vm-image/versions.mk \
+		$(call debian_base,$(DSUITE_$(1)))/.done $(call debian_dir,$(1))/.fetched $(BPFTOOL) \
+		| $(STAMP_DEPS)
+	$$(call msg,ROOT,$(call debian_root,$(1)) ($(DSUITE_$(1)) with $(DKIMG_$(1))))
+	$(Q)./vm-image/mkdebian.sh $(call debian_root,$(1)) $(call debian_base,$(DSUITE_$(1)))/root \
+		$(BPFTOOL) $(call debian_kdebs,$(1))
 	$(Q)touch $$@
 endef
 $(foreach s,$(DEBIAN_SYSTEMS_ALL),$(eval $(call debian_rules,$(s))))
 
+define debian_base_rules
+$(call debian_base,$(1))/.done: vm-image/mkdebian.sh vm-image/mirror.sh | $(STAMP_DEPS)
+	$$(call msg,ROOT,$(call debian_base,$(1))/root (debootstrap $(1)))
+	$(Q)./vm-image/mkdebian.sh --base $(call debian_base,$(1))/root $(1)
+	$(Q)touch $$@
+endef
+DEBIAN_SUITES	:= $(sort $(foreach s,$(DEBIAN_SYSTEMS_ALL),$(DSUITE_$(s))))
+$(foreach s,$(DEBIAN_SUITES),$(eval $(call debian_base_rules,$(s))))
+
 # $(call debian_job,SYSTEM): one system's test as a job of tests/run.sh: its
 # root made first when it has to be (inside the job, so that a fresh clone's
-# suite does not wait for debootstrap), then the guest.
-debian_job	= --job "debian-$(1)=$(MAKE) --no-print-directory $(call debian_dir,$(1))/.done && \
+# suite does not wait for debootstrap), then the guest.  The jobs of one
+# suite's systems, which may run at once, make their roots one at a time
+# (a lock per suite): the first debootstraps the suite, the next copies it.
+debian_job	= --job "debian-$(1)=mkdir -p $(BUILD)/debian && \
+	flock $(call debian_base,$(DSUITE_$(1))).lock \
+	$(MAKE) --no-print-directory $(call debian_dir,$(1))/.done && \
 	./tests/debian/run.sh $(call debian_root,$(1)) $(DEBIAN_TEST_DEB) $(call debian_dir,$(1))/run $(DEBIAN_TIMEOUT)"
 
 # make debian-test: every system of DEBIAN_SYSTEMS, GUEST_JOBS guests at a

@@ -1,48 +1,76 @@
 #!/bin/bash
-# The root of a real Debian guest of SUITE (bookworm, trixie) that boots with
-# systemd from a virtio disk (make debian-test): debootstrap from the host's
-# own mirror (the suite's own defaults: merged /usr on both), then the
-# system's kernel, its Debian package(s) KERNEL_DEB..., installed with dpkg
-# in a chroot, so that Debian's initramfs-tools builds its initrd, and the
-# pinned bpftool for the test's checks.  Nothing is mounted on the host:
-# dpkg runs in a mount namespace of its own, with /proc and /dev
-# bind-mounted from the host.  A console on ttyS0 logs root in without a
-# password; there is no network.  Its last line says how long it took.
+# The root of a real Debian guest that boots with systemd from a virtio disk
+# (make debian-test), in two steps:
 #
-# usage: mkdebian.sh ROOT SUITE BPFTOOL KERNEL_DEB...
+# - `--base BASE SUITE`: debootstrap of SUITE (bookworm, trixie) from the
+#   host's own mirror (the suite's own defaults: merged /usr on both), with
+#   systemd and all the test and the package need, into BASE.  Made once
+#   per suite: the systems of one suite (bookworm with 6.12 and with 6.1)
+#   start from a copy of it, so a suite is debootstrapped once, not once a
+#   system (~90 s of a job's time each).
+# - `ROOT BASE BPFTOOL KERNEL_DEB...`: a copy of BASE, then the system's
+#   kernel, its Debian package(s) KERNEL_DEB..., installed with dpkg in a
+#   chroot, so that Debian's initramfs-tools builds its initrd, and the
+#   pinned bpftool for the test's checks.
+#
+# Nothing is mounted on the host: dpkg runs in a mount namespace of its own,
+# with /proc and /dev bind-mounted from the host.  A console on ttyS0 logs
+# root in without a password; there is no network.  Each step's last line
+# says how long it took.
+#
+# usage: mkdebian.sh --base BASE SUITE
+#        mkdebian.sh ROOT BASE BPFTOOL KERNEL_DEB...
 set -euo pipefail
 
 die() { echo "mkdebian: $*" >&2; exit 1; }
 
-[ $# -ge 4 ] || die "usage: mkdebian.sh ROOT SUITE BPFTOOL KERNEL_DEB..."
-root=$(realpath -m "$1") suite=$2 bpftool=$(realpath "$3")
+# make_base BASE SUITE
+make_base() {
+	local base suite libelf pkgs mirror tmp t0
+	base=$(realpath -m "$1") suite=$2
+	# systemd and what the test runs, and all that bpf-bic depends on, so
+	# that apt installs the package with no network (bpftool needs libcap2
+	# too).  libelf: trixie's library is libelf1t64 (the 64-bit time_t
+	# transition), which Provides libelf1, the package's dependency;
+	# debootstrap does not resolve a virtual package, so each suite names
+	# its real one.
+	case $suite in
+	bookworm) libelf=libelf1 ;;
+	trixie) libelf=libelf1t64 ;;
+	*) die "no package list for suite '$suite' (bookworm, trixie)" ;;
+	esac
+	pkgs=(systemd systemd-sysv apt udev kmod iproute2 iperf3 procps initramfs-tools
+	      "$libelf" zlib1g libcap2 jq)
+	command -v debootstrap >/dev/null || die "debootstrap not installed"
+	mirror=$("$(dirname "$0")/mirror.sh")
+	tmp=$base.tmp t0=$(date +%s)
+	rm -rf "$base" "$tmp"
+	mkdir -p "$(dirname "$base")"
+	debootstrap --variant=minbase --include="$(IFS=,; echo "${pkgs[*]}")" "$suite" "$tmp" \
+		"$mirror" > "$base.log" 2>&1 || die "debootstrap of $suite failed (see $base.log)"
+	chroot "$tmp" apt-get clean
+	mv "$tmp" "$base"
+	echo "mkdebian: $suite debootstrapped in $(( $(date +%s) - t0 ))s"
+}
+
+if [ "${1:-}" = --base ]; then
+	[ $# -eq 3 ] || die "usage: mkdebian.sh --base BASE SUITE"
+	make_base "$2" "$3"
+	exit 0
+fi
+[ $# -ge 4 ] || die "usage: mkdebian.sh ROOT BASE BPFTOOL KERNEL_DEB..."
+root=$(realpath -m "$1") base=$(realpath "$2") bpftool=$(realpath "$3") base_arg=$2
 shift 3
 kdebs=()
 for d in "$@"; do kdebs+=("$(realpath "$d")"); done
-
-# systemd and what the test runs, and all that bpf-bic depends on, so that
-# apt installs the package with no network (bpftool needs libcap2 too).
-# libelf: trixie's library is libelf1t64 (the 64-bit time_t transition),
-# which Provides libelf1, the package's dependency; debootstrap does not
-# resolve a virtual package, so each suite names its real one.
-case $suite in
-bookworm) libelf=libelf1 ;;
-trixie) libelf=libelf1t64 ;;
-*) die "no package list for suite '$suite' (bookworm, trixie)" ;;
-esac
-pkgs=(systemd systemd-sysv apt udev kmod iproute2 iperf3 procps initramfs-tools
-      "$libelf" zlib1g libcap2 jq)
-
-command -v debootstrap >/dev/null || die "debootstrap not installed"
-mirror=$("$(dirname "$0")/mirror.sh")
+[ -x "$base/usr/bin/dpkg" ] || die "$base is not a root made by mkdebian.sh --base"
 log=$root.log tmp=$root.tmp
 t0=$(date +%s)
 
 rm -rf "$root" "$tmp"
 mkdir -p "$(dirname "$root")"
-debootstrap --variant=minbase --include="$(IFS=,; echo "${pkgs[*]}")" "$suite" "$tmp" "$mirror" \
-	> "$log" 2>&1 || die "debootstrap of $suite failed (see $log)"
-t1=$(date +%s)
+cp -a --reflink=auto "$base" "$tmp"
+: > "$log"
 
 echo debian-bic > "$tmp/etc/hostname"
 printf '127.0.0.1\tlocalhost\n127.0.1.1\tdebian-bic\n' > "$tmp/etc/hosts"
@@ -82,4 +110,4 @@ install -m 0755 "$bpftool" "$tmp/usr/sbin/bpftool"
 chroot "$tmp" bpftool version >> "$log" 2>&1 || die "bpftool does not run in the root (see $log)"
 chroot "$tmp" apt-get clean
 mv "$tmp" "$root"
-echo "mkdebian: $suite with $kver in $(( $(date +%s) - t0 ))s (debootstrap $((t1 - t0))s)"
+echo "mkdebian: $kver on a copy of $base_arg in $(( $(date +%s) - t0 ))s"
