@@ -89,6 +89,13 @@ struct {
 
 struct bic_stats bic_stats;
 
+/*
+ * Never written: it puts struct bic_event in the object's BTF, where
+ * bictrace checks it (name, size, members) before it reads a ring called
+ * "events", so that no other tool's ring of that name is read as BIC's.
+ */
+struct bic_event bic_event_layout;
+
 static __always_inline void bic_emit(const struct sock *sk, const struct bic_priv *p,
 				     __u32 type, __u32 ret)
 {
@@ -104,8 +111,18 @@ static __always_inline void bic_emit(const struct sock *sk, const struct bic_pri
 	}
 
 	e->ts_ns = bpf_ktime_get_ns();
-	e->saddr = sk->__sk_common.skc_rcv_saddr;
-	e->daddr = sk->__sk_common.skc_daddr;
+	e->family = sk->__sk_common.skc_family;
+	if (e->family == AF_INET6) {
+		__builtin_memcpy(e->saddr, &sk->__sk_common.skc_v6_rcv_saddr, 16);
+		__builtin_memcpy(e->daddr, &sk->__sk_common.skc_v6_daddr, 16);
+	} else {
+		/* The ring's memory is not zeroed: every byte is written. */
+		__builtin_memset(e->saddr, 0, 16);
+		__builtin_memset(e->daddr, 0, 16);
+		__builtin_memcpy(e->saddr, &sk->__sk_common.skc_rcv_saddr, 4);
+		__builtin_memcpy(e->daddr, &sk->__sk_common.skc_daddr, 4);
+	}
+	e->pad = 0;
 	e->sport = sk->__sk_common.skc_num;
 	e->dport = bpf_ntohs(sk->__sk_common.skc_dport);
 	e->type = type;

@@ -15,12 +15,19 @@ enum bic_event_type {
 	BIC_EV_INIT,		/* BIC attached to a socket */
 };
 
+/*
+ * bictrace reads a ring only where the programs writing it carry this very
+ * struct in their BTF (its name, size and members' names and offsets), so
+ * another tool's ring of the same name is never read as BIC's.
+ */
 struct bic_event {
 	__u64 ts_ns;		/* bpf_ktime_get_ns() */
-	__u32 saddr;		/* IPv4, network byte order */
-	__u32 daddr;		/* IPv4, network byte order */
+	__u8 saddr[16];		/* network byte order: IPv4 in the first 4 bytes, */
+	__u8 daddr[16];		/* the rest zero; IPv6 all 16 */
+	__u16 family;		/* AF_INET or AF_INET6 */
 	__u16 sport;		/* host byte order */
 	__u16 dport;		/* host byte order */
+	__u16 pad;
 	__u32 type;		/* enum bic_event_type */
 	__u32 cwnd;
 	__u32 ssthresh;

@@ -14,6 +14,9 @@
 #ifndef ICSK_CA_PRIV_SIZE
 #define ICSK_CA_PRIV_SIZE	(13 * sizeof(__u64))
 #endif
+#ifndef AF_INET6
+#define AF_INET6		10
+#endif
 
 /* On 64-bit, jiffies_64 and jiffies are one variable. */
 #define tcp_jiffies32 ((__u32)bpf_jiffies64())

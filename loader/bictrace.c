@@ -4,20 +4,22 @@
  * object (its "events" ring buffer) as CSV, until a deadline or a signal.
  *
  * The algorithm is usually registered by bpftool or ccctl, which keep no
- * file descriptor around to share, so the ring buffers are found by name
- * among the maps the kernel holds.  A ring buffer nobody reads keeps what
+ * file descriptor around to share, so the ring buffers are found among the
+ * maps the kernel holds: a ring buffer map called "events" is read only
+ * where every program that holds it is a struct_ops program whose BTF
+ * carries struct bic_event exactly as bictrace reads it (bic_event.h).
+ * Other tools call their rings "events" too (libbpf-tools do), and a ring
+ * has one reader: reading theirs would take their records and print them
+ * as BIC's.  Each ring read is named on stderr, by the name ccctl
+ * registered it under where it did.  A ring buffer nobody reads keeps what
  * earlier connections left in it until it fills; the trace starts when
  * bictrace does, so those records are skipped.
- *
- * Tracing is a load-time choice (ccctl register --trace).  An untraced
- * object loaded by ccctl has no ring buffer; one loaded by bpftool has one
- * that stays empty, recognised by the bic_trace switch in the .rodata of the
- * programs that hold the ring, and skipped.
  */
 #include <argp.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,7 @@
 #include "bic_event.h"
 #include "btf_util.h"
 #include "common.h"
+#include "registration.h"
 
 #define MAX_RINGS 16
 
@@ -92,15 +95,17 @@ static int handle_event(void *ctx, void *data, size_t len)
 {
 	const struct bic_event *e = data;
 	FILE *out = ctx;
-	char src[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN], epoch[16] = "";
+	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN], epoch[16] = "";
 	const char *type = "?";
+	int af;
 
 	if (len < sizeof(*e) || e->ts_ns < env.since_ns)
 		return 0;
 	if (e->type < sizeof(ev_names) / sizeof(ev_names[0]) && ev_names[e->type])
 		type = ev_names[e->type];
-	inet_ntop(AF_INET, &e->saddr, src, sizeof(src));
-	inet_ntop(AF_INET, &e->daddr, dst, sizeof(dst));
+	af = e->family == AF_INET6 ? AF_INET6 : AF_INET;
+	inet_ntop(af, e->saddr, src, sizeof(src));
+	inet_ntop(af, e->daddr, dst, sizeof(dst));
 	/* No epoch running is an empty field, as CSV readers expect of "none". */
 	if (e->epoch_ms >= 0)
 		snprintf(epoch, sizeof(epoch), "%d", e->epoch_ms);
@@ -136,17 +141,42 @@ out:
 	return on;
 }
 
+/* struct bic_event as this bictrace reads it, member by member. */
+#define EV_FIELD(f) { #f, offsetof(struct bic_event, f) }
+static const struct btf_field ev_fields[] = {
+	EV_FIELD(ts_ns), EV_FIELD(saddr), EV_FIELD(daddr), EV_FIELD(family),
+	EV_FIELD(sport), EV_FIELD(dport), EV_FIELD(pad), EV_FIELD(type),
+	EV_FIELD(cwnd), EV_FIELD(ssthresh), EV_FIELD(last_max_cwnd), EV_FIELD(cnt),
+	EV_FIELD(ret), EV_FIELD(epoch_ms),
+};
+
+/* The object BTF @btf_id carries struct bic_event as bictrace reads it. */
+static bool btf_writes_bic_events(__u32 btf_id)
+{
+	struct btf *btf = btf__load_from_kernel_by_id(btf_id);
+	bool yes;
+
+	yes = btf && btf_struct_is(btf, "bic_event", sizeof(struct bic_event), ev_fields,
+				   sizeof(ev_fields) / sizeof(ev_fields[0]));
+	btf__free(btf);
+	return yes;
+}
+
+enum ring_kind { RING_FOREIGN, RING_UNTRACED, RING_TRACED };
+
 /*
- * Whether ring buffer @ring_id is written: not if some program holding it
- * has its bic_trace switch off.  Without a switch (an older object), yes.
+ * What ring buffer @ring_id is: BIC's if every program holding it is a
+ * struct_ops program whose BTF carries struct bic_event (their BTF's id to
+ * *btf_id), written unless a program's bic_trace switch is off (without a
+ * switch, an older object: written); anyone else's otherwise.
  */
-static bool ring_traced(__u32 ring_id)
+static enum ring_kind ring_kind(__u32 ring_id, __u32 *btf_id)
 {
 	struct bpf_prog_info info;
 	struct bpf_map_info minfo;
-	__u32 id = 0, ids[16], n, len, i;
-	bool holds;
-	int fd, mfd, on;
+	__u32 id = 0, ids[16], n, len, i, checked = 0;
+	bool holds, off = false;
+	int fd, mfd, holders = 0;
 
 	while (!bpf_prog_get_next_id(id, &id)) {
 		fd = bpf_prog_get_fd_by_id(id);
@@ -162,30 +192,70 @@ static bool ring_traced(__u32 ring_id)
 			n = sizeof(ids) / sizeof(ids[0]);
 		for (i = 0, holds = false; i < n; i++)
 			holds |= ids[i] == ring_id;
-		for (i = 0; holds && i < n; i++) {
+		if (!holds)
+			continue;
+		holders++;
+		if (info.type != BPF_PROG_TYPE_STRUCT_OPS || !info.btf_id)
+			return RING_FOREIGN;
+		if (info.btf_id != checked) {
+			if (!btf_writes_bic_events(info.btf_id))
+				return RING_FOREIGN;
+			checked = info.btf_id;
+		}
+		for (i = 0; i < n; i++) {
 			mfd = bpf_map_get_fd_by_id(ids[i]);
 			if (mfd < 0)
 				continue;
 			memset(&minfo, 0, sizeof(minfo));
 			len = sizeof(minfo);
-			on = bpf_map_get_info_by_fd(mfd, &minfo, &len) ? -1 :
-			     rodata_switch(mfd, &minfo);
+			off |= !bpf_map_get_info_by_fd(mfd, &minfo, &len) &&
+			       !rodata_switch(mfd, &minfo);
 			close(mfd);
-			if (!on)
-				return false;
 		}
 	}
-	return true;
+	*btf_id = checked;
+	if (!holders)
+		return RING_FOREIGN;
+	return off ? RING_UNTRACED : RING_TRACED;
+}
+
+/* The name ccctl registered the object of BTF btf_id under, if it did. */
+struct reg_name {
+	__u32 btf_id;
+	char name[16];
+};
+
+static int match_reg(void *ctx, const char *name)
+{
+	struct reg_name *rn = ctx;
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info), map_id = 0;
+	struct reg r;
+	int fd, found = 0;
+
+	if (reg_get(name, &r))
+		return 0;
+	if (reg_live(&r, NULL, &map_id) && map_id && (fd = bpf_map_get_fd_by_id(map_id)) >= 0) {
+		found = !bpf_map_get_info_by_fd(fd, &info, &len) && info.btf_id == rn->btf_id;
+		close(fd);
+	}
+	close(r.fd);
+	if (found)
+		snprintf(rn->name, sizeof(rn->name), "%s", name);
+	return found;
 }
 
 /*
- * Add every written ring buffer map called "events" to @rb; returns how
- * many, and counts in @untraced those of objects loaded without tracing.
+ * Add every written ring buffer of a BIC object to @rb, each named on
+ * stderr; returns how many, and counts in @untraced those of objects
+ * loaded without tracing.
  */
 static int attach_rings(struct ring_buffer **rb, FILE *out, int *untraced)
 {
 	struct bpf_map_info info;
-	__u32 len, id = 0;
+	struct reg_name rn;
+	__u32 len, id = 0, btf_id;
+	enum ring_kind kind;
 	int fd, n = 0;
 
 	while (n < MAX_RINGS && !bpf_map_get_next_id(id, &id)) {
@@ -199,8 +269,9 @@ static int attach_rings(struct ring_buffer **rb, FILE *out, int *untraced)
 			close(fd);
 			continue;
 		}
-		if (!ring_traced(id)) {
-			(*untraced)++;
+		kind = ring_kind(id, &btf_id);
+		if (kind != RING_TRACED) {
+			*untraced += kind == RING_UNTRACED;
 			close(fd);
 			continue;
 		}
@@ -211,6 +282,14 @@ static int attach_rings(struct ring_buffer **rb, FILE *out, int *untraced)
 		if (!*rb)
 			return -errno;
 		n++;
+		rn = (struct reg_name){ .btf_id = btf_id };
+		if (each_pinned_name(match_reg, &rn) > 0) {
+			fprintf(stderr, "bictrace: reading the events of %s (ring map %u)\n",
+				rn.name, id);
+		} else {
+			fprintf(stderr, "bictrace: reading the events of a BIC object ccctl did not "
+				"register (ring map %u)\n", id);
+		}
 	}
 	return n;
 }

@@ -40,6 +40,27 @@ bool btf_struct_has_member(const struct btf *btf, const char *sname, const char 
 	return id >= 0 && btf_member_by_name(btf, btf__type_by_id(btf, id), mname);
 }
 
+bool btf_struct_is(const struct btf *btf, const char *sname, __u32 size,
+		   const struct btf_field *fields, int n)
+{
+	__s32 id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
+	const struct btf_type *t;
+	const struct btf_member *m;
+	int i;
+
+	if (id < 0)
+		return false;
+	t = btf__type_by_id(btf, id);
+	if (t->size != size || btf_vlen(t) != n)
+		return false;
+	for (i = 0, m = btf_members(t); i < n; i++, m++)
+		if (btf_member_bitfield_size(t, i) ||
+		    btf_member_bit_offset(t, i) != fields[i].offset * 8 ||
+		    strcmp(btf__name_by_offset(btf, m->name_off), fields[i].name))
+			return false;
+	return true;
+}
+
 static bool same_name(const char *name, const char *arg)
 {
 	return !strcmp(name, arg);

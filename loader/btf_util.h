@@ -21,6 +21,19 @@ const struct btf_member *btf_member_by_name(const struct btf *btf, const struct 
 /* The struct called sname has a member called mname. */
 bool btf_struct_has_member(const struct btf *btf, const char *sname, const char *mname);
 
+/* A member of a struct as a reader was compiled with it. */
+struct btf_field {
+	const char *name;
+	__u32 offset;		/* bytes */
+};
+
+/*
+ * The struct called sname is size bytes with exactly the n members of
+ * fields, in their order, at their offsets (none a bit-field).
+ */
+bool btf_struct_is(const struct btf *btf, const char *sname, __u32 size,
+		   const struct btf_field *fields, int n);
+
 /*
  * Where variable var of data section sec (".rodata") lives in the section:
  * its offset and size, or -ENOENT.

@@ -2,8 +2,9 @@
 /*
  * A registration as ccctl pinned it (pins.h: PIN_ROOT/NAME/link, or before
  * 6.4 PIN_ROOT/NAME/map), for every part that reads one: reg.c's
- * unregister and swap, list.c, assign.c and the sweep of stale pins
- * (pins.c).  Making one, and pinning it, is reg.c's alone.
+ * unregister and swap, list.c, assign.c, the sweep of stale pins (pins.c)
+ * and bictrace, which names a ring by it.  Making one, and pinning it, is
+ * reg.c's alone.
  */
 #ifndef __CCCTL_REGISTRATION_H
 #define __CCCTL_REGISTRATION_H

@@ -47,7 +47,7 @@ $(1)/ccctl-faults: $(addprefix $(1)/,$(CCCTL_OBJS) faults.o)
 	$$(call msg,LD,$$@)
 	$(Q)$$(CC) $$(CFLAGS) $$(LDFLAGS) $$^ $$(LOADER_LIBS) -o $$@
 
-$(1)/bictrace: $(addprefix $(1)/,bictrace.o $(LOADER_SHARED))
+$(1)/bictrace: $(addprefix $(1)/,bictrace.o pins.o registration.o $(LOADER_SHARED))
 	$$(call msg,LD,$$@)
 	$(Q)$$(CC) $$(CFLAGS) $$(LDFLAGS) $$^ $$(LOADER_LIBS) -o $$@
 endef

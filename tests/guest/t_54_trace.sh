@@ -9,6 +9,13 @@
 # (no ring) or bpftool did (a ring no program writes), and --trace is refused
 # where it means nothing.  The checks are exact: helper calls present or
 # absent, ring buffer maps counted, one line on stderr.
+#
+# bictrace reads BIC's rings only: beside another tool's tracer whose ring
+# is also called "events" (tests/bpf/foreign_ring.bpf.c, one record per
+# exec, every byte but the timestamp 0xf0) it refuses when no BIC is
+# traced, and with one it prints none of the other's records; it names on
+# stderr each ring it reads, by ccctl's name for it where ccctl registered
+# it.  A flow over IPv6 is traced with its IPv6 addresses.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -48,8 +55,17 @@ refused "bictrace with only untraced objects, one from bpftool" \
 ca_unregister /sys/fs/bpf/t54
 check "bpftool registers the traced trace/bic_2611.bpf.o" \
 	ca_register "$BIC_DIR/bpf/trace/bic_2611.bpf.o" /sys/fs/bpf/t54
-check "bictrace takes its ring" bictrace -d 0.5 -o /tmp/t54.csv
+check "bictrace takes its ring" sh -c 'bictrace -d 0.5 -o /tmp/t54.csv 2> /tmp/t54.err'
+check "... and says it is of an object ccctl did not register" \
+	grep -qx 'bictrace: reading the events of a BIC object ccctl did not register (ring map [0-9]*)' \
+	/tmp/t54.err
 ca_unregister /sys/fs/bpf/t54
+
+# Another tool's ring called "events", written at every exec.
+check "bpftool loads and attaches a foreign tracer with a ring called events" \
+	bpftool prog loadall "$BIC_DIR/bpf/test/foreign_ring.bpf.o" /sys/fs/bpf/t54_foreign autoattach
+ls / > /dev/null
+refused "bictrace beside only another tool's ring" "no traced bpf_bic loaded" bictrace -d 1
 
 # bpf_bic itself turned traced: in place where the kernel can swap.
 if has_struct_ops_links; then
@@ -62,14 +78,36 @@ check_cmp "traced cong_avoid reserves and submits (2 ring buffer calls)" \
 	"$(ringbuf_calls bpf_bic_cong_avoid)" -eq 2
 check_cmp "traced ssthresh reserves and submits (2 ring buffer calls)" \
 	"$(ringbuf_calls bpf_bic_ssthresh)" -eq 2
+check "bictrace beside the foreign ring" sh -c 'bictrace -d 0.5 -o /tmp/t54.csv 2> /tmp/t54.err'
+check_cmp "... names one ring on stderr" "$(grep -c '' /tmp/t54.err)" -eq 1
+check "... bpf_bic's, by its name" \
+	grep -qx 'bictrace: reading the events of bpf_bic (ring map [0-9]*)' /tmp/t54.err
 net_up 10mbit 5 100
+in_snd ip -6 addr add fd54::1/64 dev veth-s nodad
+in_rcv ip -6 addr add fd54::2/64 dev veth-r nodad
 check "a 3 s flow on bpf_bic, traced by bictrace" flow_run bpf_bic 3 t54
+v4_rcv=$RCV_ADDR RCV_ADDR=fd54::2
+check "a 2 s flow on bpf_bic over IPv6, traced by bictrace" flow_run bpf_bic 2 t54v6
+RCV_ADDR=$v4_rcv
 net_down
 port=$(data_port /out/t54.csv)
 for ev in init cwnd; do
 	check_cmp "bictrace recorded the flow's $ev events" \
 		"$(awk -F, -v p="$port" -v e="$ev" '$3 == p && $6 == e' /out/t54.csv | wc -l)" -ge 1
 done
+for csv in /out/t54.csv /out/t54v6.csv; do
+	check_cmp "$csv: no row of the foreign ring's records" \
+		"$(grep -c '240\.240\.240\.240\|,61680,' "$csv")" -eq 0
+done
+port=$(data_port /out/t54v6.csv)
+check_cmp "the IPv6 flow's rows carry its addresses (fd54::1 to fd54::2)" \
+	"$(awk -F, -v p="$port" '$3 == p && ($2 != "fd54::1" || $4 != "fd54::2")' /out/t54v6.csv |
+	   wc -l)" -eq 0
+check_cmp "... and there are some" \
+	"$(awk -F, -v p="$port" '$3 == p' /out/t54v6.csv | wc -l)" -ge 1
+rm -r /sys/fs/bpf/t54_foreign
+foreign_gone() { [ "$(rings)" -eq 1 ]; }
+check "the foreign tracer goes with its pins" wait_for 10 foreign_gone
 check "ccctl unregister bpf_bic" ccctl unregister bpf_bic
 ring_gone() { [ "$(rings)" -eq 0 ]; }
 check "its ring buffer went with it" wait_for 10 ring_gone

@@ -31,9 +31,10 @@
 # first segment to their last (one event per ACK), a third more events than
 # the ring holds.  bpf_bic counts the events it could not reserve room for;
 # the flows still deliver every byte with no reset; after SIGCONT bictrace
-# drains exactly one full ring, RING_RECS records of 56 bytes (the 48-byte
+# drains exactly one full ring, RING_RECS records of 88 bytes (the 80-byte
 # struct bic_event and the ring's 8-byte header) in bic.bpf.c's 256 KiB, and
-# exits 0 on SIGINT with a well-formed CSV.
+# exits 0 on SIGINT with a well-formed CSV, having named on stderr the one
+# ring it read.
 #
 # Leaks, once everything registered is unregistered and the namespaces are
 # gone: BPF programs, maps, links, BTF objects, struct_ops maps, pins, the
@@ -83,9 +84,9 @@ SOAK_PACE=10000
 # that each flow is in slow start from its first segment to its last: every
 # ACK changes cwnd, an event.  2 x 5 MB are ~6900 segments, 72-100% of them
 # acked with a cwnd change (measured; fewer when the guest is too slow to
-# keep the flows cwnd-limited): past one ring's 4681 records.
+# keep the flows cwnd-limited): past one ring's 2978 records.
 RING_RATE=12mbit RING_QUEUE=100000 RING_BYTES=5000000 RING_SLOTS=2
-RING_RECS=$(( 256 * 1024 / (48 + 8) ))
+RING_RECS=$(( 256 * 1024 / (80 + 8) ))
 FLAP_SECS=0.3		# down time of a link flap, far below any RTO give-up
 MAX_REPORTS=10		# failures shown one by one, then only counted
 
@@ -382,7 +383,9 @@ kill -INT "$tracer"
 rc=0
 wait "$tracer" || rc=$?
 check_cmp "bictrace exits 0 on SIGINT" "$rc" -eq 0
-check_cmp "bictrace wrote nothing on stderr" "$(wc -c < "$dir/trace.err")" -eq 0
+check_cmp "bictrace wrote one line on stderr" "$(grep -c '' "$dir/trace.err")" -eq 1
+check "... naming bpf_bic's ring" \
+	grep -qx 'bictrace: reading the events of bpf_bic (ring map [0-9]*)' "$dir/trace.err"
 rows=$(($(wc -l < "$dir/trace.csv") - 1))
 info "bictrace drained $rows records"
 check_cmp "bictrace drained exactly one full ring" "$rows" -eq "$RING_RECS"
