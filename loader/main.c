@@ -6,7 +6,7 @@
  *
  * This file only dispatches: it parses the command line against one table
  * of options and one of commands, checks what the command needs of the
- * system, takes the lock for commands that change registrations, and runs
+ * system, takes the lock for commands that change state, and runs
  * the command from the file that owns it (ccctl.h).
  */
 #define _GNU_SOURCE
@@ -73,7 +73,7 @@ enum {
 	NEED_BTF	= 1 << 0,	/* loads BPF that is checked against vmlinux BTF */
 	NEED_BPFFS	= 1 << 1,	/* reads or writes pins */
 	NEED_FEATURES	= 1 << 2,	/* depends on what the kernel supports */
-	NEED_LOCK	= 1 << 3,	/* changes registrations: one ccctl at a time */
+	NEED_LOCK	= 1 << 3,	/* changes state: one ccctl at a time */
 	NEED_UPDATE	= 1 << 4,	/* and whether links can be updated (reads BTF) */
 };
 
@@ -97,14 +97,14 @@ static const struct command {
 	  "registered algorithms and the sockets using them", do_list },
 	{ "status", " [NAME]", 0, 1, OPT_JSON, 0, 0, NEED_BPFFS,
 	  "the same, of one algorithm", do_list },
-	{ "set-default", " NAME", 1, 1, OPT_FROM, 0, 0, 0,
+	{ "set-default", " NAME", 1, 1, OPT_FROM, 0, 0, NEED_LOCK,
 	  "default algorithm of this network namespace, or of every one whose default is OLD",
 	  do_set_default },
 	{ "swap", " NAME", 1, 1, OPT_VARIANT | OPT_NAME | OPT_OBJECT | OPT_OPS | OPT_TRACE, 0, 0,
 	  NEED_BTF | NEED_BPFFS | NEED_FEATURES | NEED_UPDATE | NEED_LOCK,
 	  "replace the implementation behind NAME; running connections keep the one they have",
 	  do_swap },
-	{ "migrate", " FROM TO", 2, 2, 0, 0, 0, NEED_BTF,
+	{ "migrate", " FROM TO", 2, 2, 0, 0, 0, NEED_BTF | NEED_LOCK,
 	  "switch connections (in every network namespace) from algorithm FROM to TO",
 	  do_migrate },
 	{ "assign", " NAME", 1, 1, OPT_CGROUP, OPT_CGROUP, 0, NEED_BTF | NEED_BPFFS | NEED_LOCK,
@@ -392,7 +392,8 @@ int main(int argc, char **argv)
 	if (cmd->needs & NEED_LOCK) {
 		if (pins_lock())
 			return 1;
-		pins_clear_stale();
+		if (cmd->needs & NEED_BPFFS)
+			pins_clear_stale();
 	}
 	return cmd->run(&args) ? 1 : 0;
 }

@@ -64,24 +64,49 @@ int pins_check_fs(void)
 }
 
 /*
- * flock() on PIN_ROOT, which the kernel drops when its holder exits, killed
- * or not; the fd stays open until ccctl exits.
+ * The descriptor LOCK_FD_ENV names, if it is open on LOCK_FILE itself (the
+ * same inode); -1 otherwise.
+ */
+static int inherited_lock(void)
+{
+	const char *env = getenv(LOCK_FD_ENV);
+	struct stat a, b;
+	char *end;
+	long fd;
+
+	if (!env || !*env)
+		return -1;
+	errno = 0;
+	fd = strtol(env, &end, 10);
+	if (errno || *end || fd < 0 || fd > 1024 || fstat(fd, &a) || stat(LOCK_FILE, &b) ||
+	    a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return -1;
+	return fd;
+}
+
+/*
+ * flock() on LOCK_FILE, which the kernel drops when its holder exits,
+ * killed or not; the fd stays open until ccctl exits.  An inherited
+ * descriptor whose open file holds it already locks at once (flock locks
+ * belong to the open file, which the caller and ccctl then share).
  */
 int pins_lock(void)
 {
 	int fd, i;
 
-	if (mkdir(PIN_ROOT, 0700) && errno != EEXIST)
-		return fail(-errno, "cannot create %s", PIN_ROOT);
-	fd = open(PIN_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = inherited_lock();
+	if (fd < 0 && mkdir(LOCK_DIR, 0755) && errno != EEXIST)
+		return fail(-errno, "cannot create %s", LOCK_DIR);
 	if (fd < 0)
-		return fail(-errno, "cannot open %s", PIN_ROOT);
+		fd = open(LOCK_FILE, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return fail(-errno, "cannot open %s", LOCK_FILE);
 	for (i = 0; flock(fd, LOCK_EX | LOCK_NB); i++) {
 		if (errno != EWOULDBLOCK)
-			return fail(-errno, "cannot lock %s", PIN_ROOT);
+			return fail(-errno, "cannot lock %s", LOCK_FILE);
 		if (i == LOCK_WAIT_S * 10)
-			return fail(0, "busy: another ccctl has been changing registrations "
-				    "for %d s (it holds a lock on %s)", LOCK_WAIT_S, PIN_ROOT);
+			return fail(0, "busy: another ccctl has been changing state for %d s "
+				    "(it holds a lock on %s)", LOCK_WAIT_S, LOCK_FILE);
 		usleep(100 * 1000);
 	}
 	return 0;

@@ -9,8 +9,9 @@
  *				(inode number) is ID: its cgroup link
  *
  * The pins keep registrations and assignments alive after ccctl exits, and
- * they are how later runs find them again.  PIN_ROOT itself is the lock
- * that lets one ccctl at a time change them.
+ * they are how later runs find them again.  LOCK_FILE, which nothing
+ * removes, is the lock that lets one ccctl at a time change them, or any
+ * other state: defaults, sockets' algorithms.
  */
 #ifndef __CCCTL_PINS_H
 #define __CCCTL_PINS_H
@@ -21,12 +22,28 @@
 
 #define BPF_FS		"/sys/fs/bpf"
 #define PIN_ROOT	BPF_FS "/ccctl"
+/*
+ * Not on bpffs, which holds no plain files, and not PIN_ROOT, a directory
+ * that bpf-bic-apply stop removes (flock does not stop rmdir: two ccctl
+ * would each hold "the" lock on inodes of their own); in a directory of
+ * its own in /run, which only root writes (a file in the world-writable
+ * /run/lock could be made and held by anyone) and which bpf-bic.service,
+ * whose /run is read-only, gets writable as a RuntimeDirectory.
+ */
+#define LOCK_DIR	"/run/ccctl"
+#define LOCK_FILE	LOCK_DIR "/lock"
+/*
+ * A descriptor of LOCK_FILE, inherited from a caller that holds the lock
+ * for a transaction of several ccctl runs (bpf-bic-apply): used instead of
+ * waiting for that very caller.
+ */
+#define LOCK_FD_ENV	"CCCTL_LOCK_FD"
 
 /* The BPF filesystem at BPF_FS is there and no other hides it; reported. */
 int pins_check_fs(void);
 
 /*
- * Take the lock on PIN_ROOT (made if need be), waiting for another ccctl up
+ * Take the lock, LOCK_FILE (made if need be), waiting for another ccctl up
  * to a few seconds; held until exit.  Reported.
  */
 int pins_lock(void);

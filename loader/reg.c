@@ -46,6 +46,9 @@ static int reg_pin(int fd, const char *name, const char *path)
 	int err;
 
 	pin_paths(name, &pin);
+	/* Under the lock: bpf-bic-apply stop removes PIN_ROOT under it too. */
+	if (mkdir(PIN_ROOT, 0700) && errno != EEXIST)
+		return fail(-errno, "cannot create %s", PIN_ROOT);
 	if (mkdir(pin.dir, 0700) && errno != EEXIST)
 		return fail(-errno, "cannot create %s", pin.dir);
 	fault_point("register:dir-made");

@@ -31,7 +31,7 @@ guest_state() {
 		STATE+="sysctl $f $v"$'\n'
 	done
 	for p in /run/netns/*; do STATE+="netns ${p##*/}"$'\n'; done
-	# ccctl's root is its lock and stays, by design (docs/ccctl.md)
+	# ccctl's root directory stays, by design (docs/ccctl.md)
 	for p in /sys/fs/bpf/**; do
 		[ "$p" = /sys/fs/bpf/ccctl ] || STATE+="pin $p"$'\n'
 	done

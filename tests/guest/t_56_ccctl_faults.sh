@@ -27,7 +27,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-pins=/sys/fs/bpf/ccctl
+lock=/run/ccctl/lock	# LOCK_FILE, loader/pins.h
 modules_up
 
 not() { ! "$@"; }
@@ -184,7 +184,7 @@ check_cmp "... the other says, in one line, that it is taken" \
 	"$(cat /tmp/t56.a /tmp/t56.b | grep -c '^ccctl: bpf_bic is already registered$')" -eq 1
 
 # A ccctl that holds the lock: the next one waits for it ...
-flock "$pins" sh -c 'sleep 2; touch /tmp/t56.released' &
+flock "$lock" sh -c 'sleep 2; touch /tmp/t56.released' &
 holder=$!
 wait_for 10 locked
 check "unregister while another holds the lock: waits, then works" ccctl unregister bpf_bic
@@ -195,7 +195,7 @@ wait "$holder"
 # lock stays with flock, which the kill ends, not with its sleep, which
 # would hold it for the next test; the sleep, flock's child, is ended too,
 # or it would outlive the test.)
-flock -o "$pins" sleep 60 &
+flock -o "$lock" sleep 60 &
 holder=$!
 wait_for 10 locked
 refused "register while the lock is held too long" "^ccctl: busy: another ccctl" ccctl register

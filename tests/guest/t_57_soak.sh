@@ -111,7 +111,7 @@ counts() {
 	echo "links $(bpftool link show | grep -c '^[0-9]')"
 	echo "btf $(bpftool btf list | grep -c '^[0-9]')"
 	echo "struct_ops $(bpftool struct_ops list | wc -l)"
-	# /sys/fs/bpf/ccctl itself is ccctl's lock, kept by design (docs/ccctl.md)
+	# /sys/fs/bpf/ccctl itself stays, by design (docs/ccctl.md)
 	echo "pins $(find /sys/fs/bpf -mindepth 1 ! -path /sys/fs/bpf/ccctl | wc -l)"
 	echo "available $(tr ' ' , < /proc/sys/net/ipv4/tcp_available_congestion_control)"
 	for s in "${slabs[@]}"; do
