@@ -4,7 +4,11 @@
 # BPF_CFLAGS only: the host's CFLAGS, CPPFLAGS and hardening never reach
 # them) and the skeletons the user-space tools include.
 
+# -ffile-prefix-map: the build's folder is "." in what the objects carry
+# (DWARF, BTF's line info) and so in the ccctl that embeds them: no build
+# path in what is shipped (tests/unit/test_hardening.sh checks).
 BPF_CFLAGS	:= -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+		   -ffile-prefix-map=$(CURDIR)=. \
 		   -I$(dir $(VMLINUX_H)) -I$(LIBBPF_INC) -Ibpf
 
 # The objects ccctl holds come from one source, each with the flags of its
