@@ -14,6 +14,11 @@
  * registered it under where it did.  A ring buffer nobody reads keeps what
  * earlier connections left in it until it fills; the trace starts when
  * bictrace does, so those records are skipped.
+ *
+ * Tracing is a load-time choice (ccctl register --trace).  An untraced
+ * object loaded by ccctl has no ring buffer; one loaded by bpftool has one
+ * that stays empty, recognised by the bic_trace switch in the .rodata of the
+ * programs that hold the ring, and skipped.
  */
 #include <argp.h>
 #include <arpa/inet.h>
@@ -167,8 +172,8 @@ enum ring_kind { RING_FOREIGN, RING_UNTRACED, RING_TRACED };
 /*
  * What ring buffer @ring_id is: BIC's if every program holding it is a
  * struct_ops program whose BTF carries struct bic_event (their BTF's id to
- * *btf_id), written unless a program's bic_trace switch is off (without a
- * switch, an older object: written); anyone else's otherwise.
+ * *btf_id), written unless a program's bic_trace switch is off; anyone
+ * else's otherwise.
  */
 static enum ring_kind ring_kind(__u32 ring_id, __u32 *btf_id)
 {
