@@ -27,30 +27,46 @@
 #define TCP_CA_BUF_MAX	2048
 
 /*
+ * The list the sysctl FILE holds, without its newline, into line (size
+ * bytes): its length, or -errno.
+ */
+static int read_list(const char *file, char *line, size_t size)
+{
+	FILE *f;
+
+	f = fopen(file, "r");
+	if (!f)
+		return -errno;
+	if (!fgets(line, size, f))
+		line[0] = '\0';
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	return strlen(line);
+}
+
+/* NAME is a word of list (which strtok_r cuts up). */
+static bool in_list(char *list, const char *name)
+{
+	char *tok, *save;
+
+	for (tok = strtok_r(list, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		if (!strcmp(tok, name))
+			return true;
+	return false;
+}
+
+/*
  * NAME is among the algorithms the sysctl FILE lists; *cut: the list may
  * have been cut short, the next name not fitting the kernel's buffer.
  */
 static bool ca_listed_cut(const char *file, const char *name, bool *cut)
 {
 	char line[TCP_CA_BUF_MAX * 2];
-	bool found = false;
-	FILE *f;
+	int len;
 
-	*cut = false;
-	f = fopen(file, "r");
-	if (!f)
-		return false;
-	if (fgets(line, sizeof(line), f)) {
-		char *tok, *save;
-
-		line[strcspn(line, "\n")] = '\0';
-		*cut = strlen(line) + 1 + CA_NAME_MAX - 1 >= TCP_CA_BUF_MAX;
-		for (tok = strtok_r(line, " ", &save); tok && !found;
-		     tok = strtok_r(NULL, " ", &save))
-			found = !strcmp(tok, name);
-	}
-	fclose(f);
-	return found;
+	len = read_list(file, line, sizeof(line));
+	*cut = len >= 0 && len + CA_NAME_MAX >= TCP_CA_BUF_MAX;
+	return len > 0 && in_list(line, name);
 }
 
 /*
@@ -64,25 +80,17 @@ static bool ca_listed_cut(const char *file, const char *name, bool *cut)
  */
 int ca_check_room(const char *name)
 {
-	char line[TCP_CA_BUF_MAX * 2] = "";
-	size_t len, need, left;
-	char *tok, *save;
-	FILE *f;
+	char line[TCP_CA_BUF_MAX * 2];
+	size_t need, left;
+	int len;
 
-	f = fopen(CA_AVAILABLE, "r");
-	if (!f)
-		return fail(-errno, "cannot read %s", CA_AVAILABLE);
-	if (fgets(line, sizeof(line), f))
-		line[strcspn(line, "\n")] = '\0';
-	fclose(f);
-	len = strlen(line);
+	len = read_list(CA_AVAILABLE, line, sizeof(line));
+	if (len < 0)
+		return fail(len, "cannot read %s", CA_AVAILABLE);
 	left = len < TCP_CA_BUF_MAX - 1 ? TCP_CA_BUF_MAX - 1 - len : 0;
 	need = strlen(name) + (len ? 1 : 0);
-	if (need <= left)
+	if (need <= left || in_list(line, name))
 		return 0;
-	for (tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-		if (!strcmp(tok, name))
-			return 0;
 	return fail(0, "cannot register %s: the kernel lists every congestion control's name in "
 		    "%d bytes (net.ipv4.tcp_available_congestion_control), %zu are left and %s "
 		    "takes %zu; past them every read of the list warns (unregister one first)",
