@@ -120,17 +120,24 @@ static int handle_event(void *ctx, void *data, size_t len)
 	return 0;
 }
 
-/* The bic_trace switch in .rodata map @fd: 1 on, 0 off, -1 not there. */
-static int rodata_switch(int fd, const struct bpf_map_info *info)
+/*
+ * The bic_trace switch in .rodata map @fd: 1 on, 0 off, -1 not there.  Its
+ * BTF is @obj_btf where the map's is @obj_btf_id (the object's own maps),
+ * else read from the kernel.
+ */
+static int rodata_switch(int fd, const struct bpf_map_info *info, const struct btf *obj_btf,
+			 __u32 obj_btf_id)
 {
 	__u32 zero = 0, off, size;
-	struct btf *btf;
+	const struct btf *btf;
+	struct btf *own = NULL;
 	int on = -1;
 	char *val;
 
 	if (info->type != BPF_MAP_TYPE_ARRAY || !info->btf_id || !strstr(info->name, ".rodata"))
 		return -1;
-	btf = btf__load_from_kernel_by_id(info->btf_id);
+	btf = info->btf_id == obj_btf_id ? obj_btf :
+	      (own = btf__load_from_kernel_by_id(info->btf_id));
 	val = calloc(1, info->value_size);
 	if (!btf || !val || bpf_map_lookup_elem(fd, &zero, val))
 		goto out;
@@ -142,7 +149,7 @@ static int rodata_switch(int fd, const struct bpf_map_info *info)
 		on = !!val[off];
 out:
 	free(val);
-	btf__free(btf);
+	btf__free(own);
 	return on;
 }
 
@@ -155,16 +162,11 @@ static const struct btf_field ev_fields[] = {
 	EV_FIELD(ret), EV_FIELD(epoch_ms),
 };
 
-/* The object BTF @btf_id carries struct bic_event as bictrace reads it. */
-static bool btf_writes_bic_events(__u32 btf_id)
+/* An object's BTF carries struct bic_event as bictrace reads it. */
+static bool btf_writes_bic_events(const struct btf *btf)
 {
-	struct btf *btf = btf__load_from_kernel_by_id(btf_id);
-	bool yes;
-
-	yes = btf && btf_struct_is(btf, "bic_event", sizeof(struct bic_event), ev_fields,
-				   sizeof(ev_fields) / sizeof(ev_fields[0]));
-	btf__free(btf);
-	return yes;
+	return btf_struct_is(btf, "bic_event", sizeof(struct bic_event), ev_fields,
+			     sizeof(ev_fields) / sizeof(ev_fields[0]));
 }
 
 enum ring_kind { RING_FOREIGN, RING_UNTRACED, RING_TRACED };
@@ -180,6 +182,8 @@ static enum ring_kind ring_kind(__u32 ring_id, __u32 *btf_id)
 	struct bpf_prog_info info;
 	struct bpf_map_info minfo;
 	__u32 id = 0, ids[16], n, len, i, checked = 0;
+	enum ring_kind kind = RING_FOREIGN;
+	struct btf *btf = NULL;		/* checked's, read once */
 	bool holds, off = false;
 	int fd, mfd, holders = 0;
 
@@ -201,10 +205,12 @@ static enum ring_kind ring_kind(__u32 ring_id, __u32 *btf_id)
 			continue;
 		holders++;
 		if (info.type != BPF_PROG_TYPE_STRUCT_OPS || !info.btf_id)
-			return RING_FOREIGN;
+			goto out;
 		if (info.btf_id != checked) {
-			if (!btf_writes_bic_events(info.btf_id))
-				return RING_FOREIGN;
+			btf__free(btf);
+			btf = btf__load_from_kernel_by_id(info.btf_id);
+			if (!btf || !btf_writes_bic_events(btf))
+				goto out;
 			checked = info.btf_id;
 		}
 		for (i = 0; i < n; i++) {
@@ -214,14 +220,16 @@ static enum ring_kind ring_kind(__u32 ring_id, __u32 *btf_id)
 			memset(&minfo, 0, sizeof(minfo));
 			len = sizeof(minfo);
 			off |= !bpf_map_get_info_by_fd(mfd, &minfo, &len) &&
-			       !rodata_switch(mfd, &minfo);
+			       !rodata_switch(mfd, &minfo, btf, checked);
 			close(mfd);
 		}
 	}
 	*btf_id = checked;
-	if (!holders)
-		return RING_FOREIGN;
-	return off ? RING_UNTRACED : RING_TRACED;
+	if (holders)
+		kind = off ? RING_UNTRACED : RING_TRACED;
+out:
+	btf__free(btf);
+	return kind;
 }
 
 /* The name ccctl registered the object of BTF btf_id under, if it did. */
