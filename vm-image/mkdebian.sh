@@ -108,6 +108,5 @@ grep -q '/virtio_blk\.ko' <<< "$files" || die "the initrd of $kver has no virtio
 
 install -m 0755 "$bpftool" "$tmp/usr/sbin/bpftool"
 chroot "$tmp" bpftool version >> "$log" 2>&1 || die "bpftool does not run in the root (see $log)"
-chroot "$tmp" apt-get clean
 mv "$tmp" "$root"
 echo "mkdebian: $kver on a copy of $base_arg in $(( $(date +%s) - t0 ))s"
