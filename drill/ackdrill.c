@@ -242,6 +242,56 @@ static void add_addr6(int ifindex, const uint8_t *addr)
 	rtnl_request(&req, sizeof(req), "adding the IPv6 address");
 }
 
+/* The kernel's route to addr, RTN_LOCAL when it takes addr as its own. */
+static int route6_type(int fd, const uint8_t *addr)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct rtmsg rtm;
+		struct rtattr rta;
+		uint8_t addr[16];
+	} req = {
+		.nh.nlmsg_len = sizeof(req),
+		.nh.nlmsg_type = RTM_GETROUTE,
+		.nh.nlmsg_flags = NLM_F_REQUEST,
+		.rtm.rtm_family = AF_INET6,
+		.rtm.rtm_dst_len = 128,
+		.rta.rta_type = RTA_DST,
+		.rta.rta_len = RTA_LENGTH(16),
+	};
+	union { struct nlmsghdr nh; char buf[1024]; } resp;
+	struct rtmsg *rtm = NLMSG_DATA(&resp.nh);
+
+	memcpy(req.addr, addr, 16);
+	if (send(fd, &req, sizeof(req), 0) != (ssize_t)sizeof(req) ||
+	    recv(fd, &resp, sizeof(resp), 0) < (ssize_t)NLMSG_LENGTH(sizeof(*rtm)))
+		die("netlink route lookup");
+	return resp.nh.nlmsg_type == RTM_NEWROUTE ? rtm->rtm_type : -1;
+}
+
+/*
+ * Wait (up to 2 s) until the kernel takes addr as its own.  Even with
+ * IFA_F_NODAD its local route goes in only when the address's DAD work has
+ * run on the addrconf workqueue, after RTM_NEWADDR has returned; a SYN-ACK
+ * that comes first is dropped as not for this host (Ip6InAddrErrors) and
+ * the kernel's second SYN answers the drill.  With one CPU that work had
+ * always run before the SYN-ACK was written; with two it often had not.
+ */
+static void await_local6(const uint8_t *addr)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), i;
+	const struct timespec ms = { .tv_nsec = 1000000 };
+
+	if (fd < 0)
+		die("netlink");
+	for (i = 0; route6_type(fd, addr) != RTN_LOCAL; i++) {
+		if (i == 2000)
+			dief("the tun's IPv6 address is not local after 2 s");
+		nanosleep(&ms, NULL);
+	}
+	close(fd);
+}
+
 /* The family and both addresses, for everything below. */
 static void set_family(struct ksender *k, bool ipv6)
 {
@@ -284,6 +334,7 @@ static void setup_netns(struct ksender *k)
 	if (k->family == AF_INET6) {
 		if_up(fd, TUN_NAME, NULL);
 		add_addr6(if_nametoindex(TUN_NAME), k->local);
+		await_local6(k->local);
 	} else {
 		if_up(fd, TUN_NAME, LOCAL_ADDR);
 	}
@@ -626,9 +677,14 @@ static void handshake(struct ksender *k, const char *algo)
 	 * answer before it returns, but not when its softirq was deferred to
 	 * ksoftirqd (seen once in t_70, 09_real_rto on reno over IPv6).
 	 */
-	if (await_pkt(k, 2000) != 1 || read_pkt(k, buf, &th, &len, &o) != 1 || !th->ack ||
-	    th->syn || len)
+	if (await_pkt(k, 2000) != 1 || read_pkt(k, buf, &th, &len, &o) != 1)
 		dief("no ACK completing the handshake");
+	if (!th->ack || th->syn || len) {
+		fprintf(stderr, "ackdrill: no ACK completing the handshake: the kernel sent%s%s%s, seq %u, %u bytes\n",
+			th->syn ? " SYN" : "", th->ack ? " ACK" : "", th->fin ? " FIN" : "",
+			ntohl(th->seq) - k->iss, len);
+		exit(1);
+	}
 	if (getsockopt(k->sk, IPPROTO_TCP, TCP_CONGESTION, got, &gl) || strcmp(got, algo))
 		dief("the connection does not run the congestion control asked for");
 	if (getsockopt(k->sk, IPPROTO_TCP, TCP_INFO, &ti, &tl) ||
