@@ -25,6 +25,9 @@ modules_up
 rings() {
 	bpftool -j map show | jq '[.[] | select(.type == "ringbuf" and .name == "events")] | length'
 }
+# A struct_ops object's maps outlive its pins by an RCU grace period or
+# more, longer with two CPUs: its ring is waited for, not assumed gone.
+ring_gone() { [ "$(rings)" -eq 0 ]; }
 
 # ringbuf_calls PROGNAME: calls to bpf_ringbuf_* in the newest program of
 # that name, as the verifier left it.
@@ -53,6 +56,7 @@ check_cmp "bpftool made its ring buffer" "$(rings)" -eq 1
 refused "bictrace with only untraced objects, one from bpftool" \
 	"bpf_bic is loaded without tracing" bictrace -d 1
 ca_unregister /sys/fs/bpf/t54
+check "its ring goes with its pins" wait_for 10 ring_gone
 check "bpftool registers the traced trace/bic_2611.bpf.o" \
 	ca_register "$BIC_DIR/bpf/trace/bic_2611.bpf.o" /sys/fs/bpf/t54
 check "bictrace takes its ring" sh -c 'bictrace -d 0.5 -o /tmp/t54.csv 2> /tmp/t54.err'
@@ -60,6 +64,7 @@ check "... and says it is of an object ccctl did not register" \
 	grep -qx 'bictrace: reading the events of a BIC object ccctl did not register (ring map [0-9]*)' \
 	/tmp/t54.err
 ca_unregister /sys/fs/bpf/t54
+check "the traced object's ring goes with its pins" wait_for 10 ring_gone
 
 # Another tool's ring called "events", written at every exec.
 check "bpftool loads and attaches a foreign tracer with a ring called events" \
@@ -109,5 +114,4 @@ rm -r /sys/fs/bpf/t54_foreign
 foreign_gone() { [ "$(rings)" -eq 1 ]; }
 check "the foreign tracer goes with its pins" wait_for 10 foreign_gone
 check "ccctl unregister bpf_bic" ccctl unregister bpf_bic
-ring_gone() { [ "$(rings)" -eq 0 ]; }
 check "its ring buffer went with it" wait_for 10 ring_gone
