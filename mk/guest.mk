@@ -58,9 +58,9 @@ $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
 	$$(call msg,GUEST,$(call kdir,$(1))/guest)
 	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod/patched
 	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
-	$(Q)printf 'SWAP_ROUNDS=%s\nEPERM_LEAK=%s\nT60_REFS="%s"\nNAME_BYTES=%s\nMODEL_SECS=%s\nSOAK_SECS=%s\nPRIMARY=%s\n' \
+	$(Q)printf 'SWAP_ROUNDS=%s\nEPERM_LEAK=%s\nT60_REFS="%s"\nNAME_BYTES=%s\nMODEL_SECS=%s\nSOAK_SECS=%s\nPRIMARY=%s\nCPUS=%s\n' \
 		$(SWAP_ROUNDS_$(1)) $(EPERM_LEAK_$(1)) "$(T60_REFS_$(1))" $(NAME_BYTES_$(1)) \
-		$(MODEL_SECS_$(1)) $(SOAK_SECS_$(1)) $(if $(filter $(1),$(KERNEL_PRIMARY)),yes,no) \
+		$(MODEL_SECS_$(1)) $(SOAK_SECS_$(1)) $(if $(filter $(1),$(KERNEL_PRIMARY)),yes,no) $(GUEST_CPUS_$(1)) \
 		> $$(@D)/opt/bic/suite.conf
 	$(Q)cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $(call kdir,$(1))/testkmod/tcp_ca_many.ko \
 		$$(@D)/opt/bic/kmod/
@@ -89,7 +89,7 @@ RUN_VM = env KERNEL=$(call vmlinuz,$(1)) INITRD=$(call initrd,$(1)) ACCEL_CACHE=
 RUNNER_ENV = KERNEL=$(call vmlinuz,$(KGUEST)) INITRD=$(call initrd,$(KGUEST)) ACCEL_CACHE=$(BUILD)/accel
 # The suite on every kernel of KERNELS (GUEST_JOBS, VM_TIMEOUT: Makefile).
 SUITE = QEMU_ICOUNT=$(SUITE_ICOUNT) ./tests/run.sh --jobs $(GUEST_JOBS) --out $(VM_OUT) --log $(VM_LOG) --timeout $(VM_TIMEOUT) \
-	--kernels "$(foreach k,$(KERNELS),$(k):$(call vmlinuz,$(k)):$(call initrd,$(k)))"
+	--kernels "$(foreach k,$(KERNELS),$(k):$(call vmlinuz,$(k)):$(call initrd,$(k)):$(GUEST_CPUS_$(k)))"
 
 vm-test: $(INITRDS)
 	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) -- $(GUEST_CMD)
@@ -131,9 +131,10 @@ demo: $(call initrd,$(KGUEST))
 	$(Q)$(call RUN_VM,$(KGUEST)) --log $(BUILD)/demo.log --out $(BUILD)/demo -- eval/demo.sh
 
 # t_57_soak alone, for SOAK_SECS of churn under flows (make test runs it for
-# SOAK_SECS_K), in one guest on the first of KERNELS: a soak wants the
-# emulated CPU to itself, and its own time limit, past run-vm's 900 s.
+# SOAK_SECS_K), in one guest on the first of KERNELS, with the vCPUs make
+# test gives that kernel: a soak wants the emulated CPU to itself, and its
+# own time limit, past run-vm's 900 s.
 soak: $(call initrd,$(KGUEST))
 	$(call msg,VM,soak $(SOAK_SECS)s on $(KGUEST))
-	$(Q)$(call RUN_VM,$(KGUEST)) --log $(BUILD)/soak.log --out $(BUILD)/soak \
+	$(Q)QEMU_SMP=$(GUEST_CPUS_$(KGUEST)) $(call RUN_VM,$(KGUEST)) --log $(BUILD)/soak.log --out $(BUILD)/soak \
 		--timeout $$(($(SOAK_SECS) + 900)) -- env SOAK_SECS=$(SOAK_SECS) tests/run-all.sh t_57_soak.sh

@@ -1,10 +1,11 @@
 #!/bin/bash
 # make test / make vm-test: the guest suite on every chosen kernel and the
-# host tests, JOBS at a time (each guest is one QEMU process with one vCPU);
+# host tests, JOBS at a time (each guest is one QEMU process, one host
+# thread: under -icount QEMU runs a guest's vCPUs in turn);
 # one closing line that adds everything up.
 #
 # usage: run.sh [--jobs N] [--out DIR] [--log PREFIX] [--timeout SEC] [--unit CMD]...
-#               [--job ID=CMD]... [--kernels "ID:VMLINUZ:INITRD ..." -- GUEST_COMMAND...]
+#               [--job ID=CMD]... [--kernels "ID:VMLINUZ:INITRD[:CPUS] ..." -- GUEST_COMMAND...]
 #   --unit	a host test (a shell command line), repeatable: all of them
 #		one after another in one slot, queued last (after the
 #		kernels' suites and the jobs), so that they take a slot as it
@@ -12,6 +13,9 @@
 #   --job	a test that boots guests of its own (a shell command line),
 #		queued after the kernels' suites and run in their slots,
 #		repeatable
+#   --kernels	the guests: kernel ID's image and initramfs, and its vCPUs
+#		(QEMU_SMP; default 1), which the guest command finds in
+#		GUEST_CPUS (run-all.sh checks it has them)
 #   --out	guest /out files of kernel ID land in DIR/ID
 #   --log	the console of kernel ID is kept in PREFIX-ID.log
 #   --timeout	seconds each guest may take (run-vm.sh's --timeout)
@@ -69,11 +73,12 @@ tally() {
 # One guest run per kernel; its output is shown whole when it ends, so that
 # two guests at once do not interleave their lines.
 run_guest() {
-	local id=$1 vmlinuz=$2 initrd=$3 start rc=0
-	shift 3
+	local id=$1 vmlinuz=$2 initrd=$3 cpus=$4 start rc=0
+	shift 4
 	start=$(date +%s)
-	KERNEL=$vmlinuz INITRD=$initrd "$here/../vm-image/run-vm.sh" \
-		--log "$log-$id.log" --out "$out/$id" --timeout "$timeout_s" -- "$@" > "$tmp/guest-$id" 2>&1 || rc=$?
+	KERNEL=$vmlinuz INITRD=$initrd QEMU_SMP=$cpus "$here/../vm-image/run-vm.sh" \
+		--log "$log-$id.log" --out "$out/$id" --timeout "$timeout_s" \
+		-- env GUEST_CPUS="$cpus" "$@" > "$tmp/guest-$id" 2>&1 || rc=$?
 	echo "$rc $(( $(date +%s) - start ))" > "$tmp/done-$id"
 }
 
@@ -112,14 +117,14 @@ report() {
 		what="job $id"
 		echo "== job $id (${secs}s)"
 	else
-		echo "== guest suite on $id (${secs}s)"
+		echo "== guest suite on $id (${secs}s, ${guest_cpus[$id]} vCPU)"
 	fi
 	cat "$tmp/guest-$id"
 	[ "$rc" -eq 0 ] || status=1
 	tally "$tmp/guest-$id" "$what"
 }
 
-declare -A running=() job_cmd=()
+declare -A running=() job_cmd=() guest_cpus=()
 # a free slot: report whoever ended
 slot() {
 	local r
@@ -132,9 +137,10 @@ slot() {
 }
 start_all=$(date +%s)
 for spec in $kernels; do
-	IFS=: read -r id vmlinuz initrd <<< "$spec"
+	IFS=: read -r id vmlinuz initrd cpus <<< "$spec"
+	guest_cpus[$id]=${cpus:-1}
 	slot
-	run_guest "$id" "$vmlinuz" "$initrd" "$@" &
+	run_guest "$id" "$vmlinuz" "$initrd" "${guest_cpus[$id]}" "$@" &
 	running[$id]=$!
 done
 # The jobs (a Debian guest: minutes) before the host tests (about one):

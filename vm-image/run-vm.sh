@@ -32,6 +32,10 @@
 #		guest time counts emulated instructions instead of host
 #		time, so CPU-time measurements in the guest stop depending
 #		on how busy the host is
+#   QEMU_SMP	the guest's vCPUs (default 1).  Under -icount QEMU runs
+#		them all in one host thread, taking turns (round-robin
+#		TCG): the guest has that many CPUs, preempted between
+#		each other, at one host core's cost
 set -euo pipefail
 
 die() { echo "run-vm: $*" >&2; exit 1; }
@@ -72,7 +76,7 @@ done
 # $1: accel, $2: timeout, $3: console log, rest: guest command
 boot() {
 	local accel=$1 secs=$2 console=$3 cpu=${QEMU_CPU:-max,-cx16,-erms,-la57,-pku} a cmdline="" extra=()
-	local append disk=() noreboot=(-no-reboot)
+	local append disk=() noreboot=(-no-reboot) smp=${QEMU_SMP:-1}
 	shift 3
 	for a in "$@"; do
 		case $a in
@@ -89,7 +93,7 @@ boot() {
 		noreboot=()
 	fi
 	timeout --foreground -k 5 "$secs" qemu-system-x86_64 \
-		-accel "$accel" -cpu "$cpu" -smp 1 -m 1024 "${extra[@]}" \
+		-accel "$accel" -cpu "$cpu" -smp "$smp" -m 1024 "${extra[@]}" \
 		-kernel "$KERNEL" -initrd "$INITRD" "${disk[@]}" \
 		-append "$append" \
 		-display none "${noreboot[@]}" -nic none -monitor none \

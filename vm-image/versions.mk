@@ -66,6 +66,17 @@ DKPKG_trixie-6.12 := 6.12.117-1
 BPFTOOL_VER	:= 7.5.0+6.12.95-1~bpo12+1
 LIBBPF_VER	:= 1:1.4.6-1~bpo12+1
 
+# vCPUs of each kernel's guest in make test: two on the primary kernel, so
+# that swap, migrate, the soak, the model test and the drills run with a
+# second CPU (ccctl and the kernel's work queues on one while flows and
+# softirqs run on the other, the BPF programs on both); one on the others.
+# Under -icount QEMU runs the two in turn in one host thread (round-robin
+# TCG, a turn ending at the next timer): the same host time as one vCPU,
+# and interleavings of milliseconds, not of instructions.
+GUEST_CPUS_6.12	:= 2
+GUEST_CPUS_6.1	:= 1
+GUEST_CPUS_7.3	:= 1
+
 # Rounds of swap-and-migrate under flows (t_50_ccctl_swap): most on the
 # primary kernel; on the others fewer prove the same path (t_57 churns swaps
 # and migrations under flows there too) and keep make test,
@@ -133,5 +144,5 @@ KBUILD_ROOT_PKGS_trixie := gcc-14 make libc6-dev libelf1t64
 # primary take.
 LATEST_KERNELS	:= latest-bookworm latest-trixie latest-trixie-bpo
 LATEST_SUITES	:= bookworm-security trixie trixie-security
-$(foreach k,$(LATEST_KERNELS),$(foreach v,SWAP_ROUNDS T60_REFS NAME_BYTES MODEL_SECS SOAK_SECS,\
+$(foreach k,$(LATEST_KERNELS),$(foreach v,GUEST_CPUS SWAP_ROUNDS T60_REFS NAME_BYTES MODEL_SECS SOAK_SECS,\
 	$(eval $(v)_$(k) := $$($(v)_7.3))))

@@ -92,6 +92,11 @@ left_as_said() {
 }
 
 [ $# -gt 0 ] || set -- 't_*.sh'
+# The vCPUs run.sh asked QEMU for (versions.mk's GUEST_CPUS): a lane meant
+# to run with a second CPU must not quietly run with one.
+if [ -n "${GUEST_CPUS:-}" ]; then
+	check_cmp "the guest has the $GUEST_CPUS vCPU make test gave it" "$(nproc)" -eq "$GUEST_CPUS"
+fi
 # host_s: the host's clock in seconds, through the emulated RTC, which
 # QEMU keeps on host time while -icount drives the guest's own clock: what
 # a test costs the machine (docs/testing.md).  Empty without an RTC.
