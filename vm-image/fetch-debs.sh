@@ -1,9 +1,8 @@
 #!/bin/bash
-# Download pinned packages into a private apt tree, so the machine's own apt
-# configuration and package state are left untouched.  The private sources
-# name SUITES (space-separated, e.g. "bookworm trixie-backports") on the
-# mirror of the host's own bookworm sources (the -security ones on its
-# security mirror); the pinned version picks the suite.
+# Download pinned packages into a private apt tree (apt-private.sh), so the
+# machine's own apt configuration and package state are left untouched.  It
+# reads SUITES (space-separated, e.g. "bookworm trixie-backports"); the
+# pinned version picks the suite.
 #
 # usage: fetch-debs.sh OUTDIR SUITES PKG=VERSION...
 set -euo pipefail
@@ -14,23 +13,11 @@ die() { echo "fetch-debs: $*" >&2; exit 1; }
 out=$(realpath -m "$1") suites=$2
 shift 2
 
-mirror=$("$(dirname "$0")/mirror.sh")
-security=""
-
+# shellcheck source=apt-private.sh
+. "$(dirname "$0")/apt-private.sh"
 apt_dir="$out/apt"
-mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$out/debs"
-for s in $suites; do
-	case $s in
-	*-security)
-		[ -n "$security" ] || security=$("$(dirname "$0")/mirror.sh" security)
-		echo "deb $security $s main" ;;
-	*) echo "deb $mirror $s main" ;;
-	esac
-done > "$apt_dir/sources.list"
-
-apt_opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o "Dir::Etc::sourceparts=-"
-	  -o "Dir::State=$apt_dir/state" -o "Dir::Cache=$apt_dir/cache"
-	  -o "APT::Sandbox::User=root" -o "Debug::NoLocking=1")
+apt_private "$apt_dir" "$suites" || die "no mirror for $suites"
+mkdir -p "$out/debs"
 
 missing=()
 for spec in "$@"; do
@@ -45,7 +32,7 @@ done
 # tools side by side)
 exec 9> "$apt_dir/lock"
 flock 9
-apt-get -qq "${apt_opts[@]}" update || die "apt-get update of $suites failed"
+apt_update "$apt_dir" || die "apt-get update of $suites failed"
 cd "$out/debs"
 apt-get -qq "${apt_opts[@]}" download "${missing[@]}" ||
 	die "could not download ${missing[*]} (pinned version gone from the mirror?)"

@@ -22,39 +22,19 @@ die() { echo "latest: $*" >&2; exit 1; }
 [ $# -eq 2 ] || die "usage: latest.sh BUILD \"EPERM_LEAK_FIXED\""
 build=$(realpath -m "$1") fixed=$2
 here=$(dirname "$0")
+# shellcheck source=apt-private.sh
+. "$here/apt-private.sh"
 mirror=$("$here/mirror.sh")
 security=$("$here/mirror.sh" security)
 
-# ge A B: version A >= version B (dpkg's ordering of upstream versions)
-ge() { dpkg --compare-versions "$1" ge "$2"; }
-
-# leaks VERSION: whether a kernel of this upstream version has the leak,
-# by EPERM_LEAK_FIXED ("6.12.117 7.0": 6.12 from .117 on, all from 7.0).
-leaks() {
-	local v=$1 f series=${1%.*}
-	for f in $fixed; do
-		[ "${f%.*}" = "$series" ] && { ge "$v" "$f" && return 1; return 0; }
-	done
-	ge "$v" "${fixed##* }" && return 1
-	return 0
-}
-
 # resolve LANE SUITE...: the lane's make variables, on stdout.
 resolve() {
-	local lane=$1 dir=$build/apt-latest/$1 s meta img kver kpkg up series
+	local lane=$1 s meta img kver kpkg up series
 	local -a opts kimg=() khdr=()
 	shift
-	mkdir -p "$dir/state/lists/partial" "$dir/cache/archives/partial"
-	for s in "$@"; do
-		case $s in
-		*-security) echo "deb $security $s main" ;;
-		*) echo "deb $mirror $s main" ;;
-		esac
-	done > "$dir/sources.list"
-	opts=(-o "Dir::Etc::sourcelist=$dir/sources.list" -o "Dir::Etc::sourceparts=-"
-	      -o "Dir::State=$dir/state" -o "Dir::Cache=$dir/cache"
-	      -o "APT::Sandbox::User=root" -o "Debug::NoLocking=1")
-	apt-get -qq "${opts[@]}" update || die "apt-get update of $* failed"
+	apt_private "$build/apt-latest/$lane" "$*" || die "no mirror for $*"
+	opts=("${apt_opts[@]}")
+	apt_update "$build/apt-latest/$lane" || die "apt-get update of $* failed"
 
 	# candidate PKG: the version apt would install
 	candidate() {
@@ -92,7 +72,7 @@ resolve() {
 	echo "KIMG_$lane	:= ${kimg[*]}"
 	echo "KHDR_$lane	:= ${khdr[*]}"
 	echo "KSRC_$lane	:= linux-source-$series"
-	if leaks "$up"; then echo "EPERM_LEAK_$lane	:= yes"; else echo "EPERM_LEAK_$lane	:= no"; fi
+	if leaks "$up" "$fixed"; then echo "EPERM_LEAK_$lane	:= yes"; else echo "EPERM_LEAK_$lane	:= no"; fi
 	# kbuild of a trixie kernel needs trixie's glibc and gcc 14
 	[[ $lane == *trixie* ]] && echo "KBUILD_ROOT_$lane	:= trixie"
 	echo
