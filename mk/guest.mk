@@ -105,11 +105,13 @@ test-build:
 		$(BUILD)/algos.tsv $(INITRDS) $(TEST_DEB) $(STAMP_DEPS_SHELLCHECK)
 
 test: test-build
+	$(if $(PINS_REPLACED),@echo "pins: the mirror had dropped some; this suite runs $(PINS_REPLACED) (build/pins.mk)")
 	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) $(foreach u,$(UNIT_TESTS),--unit $(u)) \
 		--unit "tests/unit/test_drill_model.sh $(BUILD)/drill/model drill/scripts" \
 		--unit "tests/unit/test_drill_wmax.sh $(BUILD)/drill/model drill/wmax" \
 		--unit "tests/unit/test_algos.sh $(BUILD)/algos.tsv" \
 		--unit tests/unit/test_study_report.sh --unit tests/unit/test_design_report.sh \
+		--unit "tests/unit/test_pins.sh $(BUILD) '$(DEB_SUITES)' '$(EPERM_LEAK_FIXED)'" \
 		$(if $(SHELLCHECK_TEST),--unit $(SHELLCHECK_TEST)) \
 		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" $(HARDENING_UNIT) $(LINTIAN_UNIT) $(DEBIAN_JOB) \
 		-- $(GUEST_CMD)

@@ -27,6 +27,31 @@ $(STAMP_DEPS_KBUILD): vm-image/host-deps.sh | $(STAMP_DEPS)
 
 FETCH		= ./vm-image/fetch-debs.sh $(BUILD) "$(DEB_SUITES)"
 
+# --- pins gone from the mirror -------------------------------------------------
+# build/pins.mk: the pins of versions.mk checked against the mirror once
+# (again when versions.mk changes), a Debian system's kernel only where it
+# is none of the guests' (the others follow theirs); one the mirror has
+# dropped is replaced
+# by the newest of its series (vm-image/pins.sh, one line saying so), and
+# make test names what it ran instead (PINS_REPLACED).  Read for all but
+# help and clean, before any rule takes a version.
+PINS_MK		:= $(BUILD)/pins.mk
+comma		:= ,
+commas		= $(subst $(eval) ,$(comma),$(strip $(1)))
+PIN_SPECS	= $(foreach k,$(filter-out $(LATEST_KERNELS),$(KERNELS_ALL)),\
+			kernel/$(k)/$(KVER_$(k))/$(KPKG_$(k))/$(call commas,$(KIMG_$(k)))/$(call commas,$(KHDR_$(k)))/$(KSRC_$(k))) \
+		  $(foreach s,$(DEBIAN_SYSTEMS_ALL),$(if $(filter $(firstword $(DKIMG_$(s))),$(foreach k,$(KERNELS_ALL),$(KIMG_$(k)))),,\
+			system/$(s)/$(patsubst linux-image-%,%,$(firstword $(DKIMG_$(s))))/$(DKPKG_$(s))/$(call commas,$(DKIMG_$(s))))) \
+		  tool/BPFTOOL_VER/bpftool/$(BPFTOOL_VER) tool/LIBBPF_VER/libbpf-dev/$(LIBBPF_VER)
+ifneq ($(filter-out help clean distclean,$(or $(MAKECMDGOALS),all)),)
+include $(PINS_MK)
+endif
+
+$(PINS_MK): vm-image/versions.mk vm-image/pins.sh vm-image/apt-private.sh vm-image/mirror.sh
+	$(call msg,PINS,$@ (the pins checked against the mirror))
+	$(Q)mkdir -p $(@D) && ./vm-image/pins.sh $(BUILD) "$(DEB_SUITES)" "$(EPERM_LEAK_FIXED)" \
+		$(PIN_SPECS) > $@.new && mv $@.new $@
+
 # --- the latest lane (versions.mk) -----------------------------------------------
 # Its kernels are resolved from the mirror once, into build/latest.mk, when
 # KERNELS names them (make test-latest resolves them again first).

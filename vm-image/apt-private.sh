@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Sourced by the scripts that read the mirror through an apt state of the
-# project's own (fetch-debs.sh, latest.sh), so that the machine's
+# project's own (fetch-debs.sh, pins.sh, latest.sh), so that the machine's
 # own apt configuration and package state are left untouched.
 
 apt_private_here=$(dirname "${BASH_SOURCE[0]}")
@@ -43,8 +43,8 @@ leaks() {
 }
 
 # apt_update DIR: apt-get update of apt_private's DIR, unless the last one
-# was under ten minutes ago (fetch-debs.sh runs several times in one
-# build: the mirror does not move in between).
+# was under ten minutes ago (pins.sh, then fetch-debs.sh several times, in
+# one build: the mirror does not move in between).
 apt_update() {
 	local stamp=$1/updated
 	[ -n "$(find "$stamp" -mmin -10 2>/dev/null)" ] && return

@@ -2,7 +2,8 @@
 # Download pinned packages into a private apt tree (apt-private.sh), so the
 # machine's own apt configuration and package state are left untouched.  It
 # reads SUITES (space-separated, e.g. "bookworm trixie-backports"); the
-# pinned version picks the suite.
+# pinned version picks the suite.  A pin gone from the mirror is replaced
+# before this runs (pins.sh).
 #
 # usage: fetch-debs.sh OUTDIR SUITES PKG=VERSION...
 set -euo pipefail

@@ -48,15 +48,16 @@ KSRC_7.3	:= linux-source-7.3
 # its own 6.1, trixie with its own 6.12.  DEBIAN_SYSTEMS (Makefile) narrows
 # a run; make test runs DEBIAN_SYSTEM_TEST, .ci/run the others after it
 # (make debian-test-others).  Per system: the suite, the kernel's packages
-# and their version.
+# and their version (the first two the guest kernels' own, taken as they
+# are set: a pin the mirror dropped, replaced in build/pins.mk, with them).
 DEBIAN_SYSTEMS_ALL := bookworm-6.12 bookworm-6.1 trixie-6.12
 DEBIAN_SYSTEM_TEST := bookworm-6.12
 DSUITE_bookworm-6.12 := bookworm
-DKIMG_bookworm-6.12 := $(KIMG_6.12)
-DKPKG_bookworm-6.12 := $(KPKG_6.12)
+DKIMG_bookworm-6.12 = $(KIMG_6.12)
+DKPKG_bookworm-6.12 = $(KPKG_6.12)
 DSUITE_bookworm-6.1 := bookworm
-DKIMG_bookworm-6.1 := $(KIMG_6.1)
-DKPKG_bookworm-6.1 := $(KPKG_6.1)
+DKIMG_bookworm-6.1 = $(KIMG_6.1)
+DKPKG_bookworm-6.1 = $(KPKG_6.1)
 # trixie's kernel as its release has it (trixie-security has newer ones:
 # make test-latest runs the newest).
 DSUITE_trixie-6.12 := trixie
