@@ -112,6 +112,7 @@ test: test-build
 		--unit "tests/unit/test_algos.sh $(BUILD)/algos.tsv" \
 		--unit tests/unit/test_study_report.sh --unit tests/unit/test_design_report.sh \
 		--unit "tests/unit/test_pins.sh $(BUILD) '$(DEB_SUITES)' '$(EPERM_LEAK_FIXED)'" \
+		--unit tests/unit/test_host_deps.sh \
 		$(if $(SHELLCHECK_TEST),--unit $(SHELLCHECK_TEST)) \
 		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" $(HARDENING_UNIT) $(LINTIAN_UNIT) $(DEBIAN_JOB) \
 		-- $(GUEST_CMD)

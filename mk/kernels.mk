@@ -9,11 +9,15 @@
 
 .PHONY: deps kmod kpatch kpatch-kernel kpatch-kernel-test
 
+# make unit-test alone checks them, naming what is missing, and installs
+# nothing (HOST_DEPS); make deps, test, demo and the rest install.
+HOST_DEPS	= ./vm-image/host-deps.sh $(if $(filter-out unit-test,$(MAKECMDGOALS)),,$(if $(MAKECMDGOALS),--check))
+
 deps: $(STAMP_DEPS)
 ifneq ($(SYSTEM_BPF),1)
 $(STAMP_DEPS): vm-image/host-deps.sh
 	$(call msg,DEPS,host packages)
-	$(Q)./vm-image/host-deps.sh
+	$(Q)$(HOST_DEPS)
 	$(Q)mkdir -p $(@D) && touch $@
 endif
 

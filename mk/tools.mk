@@ -211,7 +211,7 @@ STAMP_DEPS_SHELLCHECK := $(BUILD)/.host-deps-shellcheck
 # dpkg's lock.
 $(STAMP_DEPS_SHELLCHECK): vm-image/host-deps.sh | $(STAMP_DEPS)
 	$(call msg,DEPS,shellcheck)
-	$(Q)./vm-image/host-deps.sh shellcheck
+	$(Q)$(HOST_DEPS) shellcheck
 	$(Q)mkdir -p $(@D) && touch $@
 endif
 
