@@ -179,10 +179,12 @@ DEBIAN_JOB	= $(call debian_job,$(DEBIAN_SYSTEM_TEST))
 TEST_DEB	= $(DEBIAN_TEST_DEB)
 # The package's binaries, built on the way to it: their hardening.
 HARDENING_UNIT	= --unit "tests/unit/test_hardening.sh $(PKG_OUT) $(LIBBPF_A)"
-# The package itself: what bookworm's lintian (the host's) says of it, and
-# that it holds no build path.
+# The package itself: what bookworm's lintian (the host's) says of it, that
+# it holds no build path, and that a build in another folder gives the
+# same bytes.
 LINTIAN_UNIT	= --unit "tests/unit/test_lintian.sh $(TEST_DEB)" \
-		  --unit "tests/unit/test_buildpath.sh $(TEST_DEB)"
+		  --unit "tests/unit/test_buildpath.sh $(TEST_DEB)" \
+		  --unit "tests/unit/test_deb_repro.sh $(TEST_DEB)"
 endif
 
 # --- make lintian: trixie's lintian on the package ---------------------------
