@@ -91,6 +91,17 @@ RUNNER_ENV = KERNEL=$(call vmlinuz,$(KGUEST)) INITRD=$(call initrd,$(KGUEST)) AC
 SUITE = QEMU_ICOUNT=$(SUITE_ICOUNT) ./tests/run.sh --jobs $(GUEST_JOBS) --out $(VM_OUT) --log $(VM_LOG) --timeout $(VM_TIMEOUT) \
 	--kernels "$(foreach k,$(KERNELS),$(k):$(call vmlinuz,$(k)):$(call initrd,$(k)):$(GUEST_CPUS_$(k)))"
 
+# The real-time lane (versions.mk's REALTIME_KERNEL and REALTIME_TESTS): one
+# more guest of that kernel, queued as a job after the kernels' suites, with
+# no -icount; its tests find GUEST_ICOUNT=none.
+ifneq ($(filter $(REALTIME_KERNEL),$(KERNELS)),)
+REALTIME_JOB	= --job "realtime-$(REALTIME_KERNEL)=env QEMU_ICOUNT= \
+	QEMU_SMP=$(GUEST_CPUS_$(REALTIME_KERNEL)) KERNEL=$(call vmlinuz,$(REALTIME_KERNEL)) \
+	INITRD=$(call initrd,$(REALTIME_KERNEL)) ./vm-image/run-vm.sh --log $(VM_LOG)-realtime.log \
+	--out $(VM_OUT)/realtime --timeout $(VM_TIMEOUT) -- env GUEST_CPUS=$(GUEST_CPUS_$(REALTIME_KERNEL)) \
+	GUEST_ICOUNT=none tests/run-all.sh $(REALTIME_TESTS)"
+endif
+
 vm-test: $(INITRDS)
 	$(Q)ACCEL_CACHE=$(BUILD)/accel $(SUITE) -- $(GUEST_CMD)
 
@@ -114,7 +125,7 @@ test: test-build
 		--unit "tests/unit/test_pins.sh $(BUILD) '$(DEB_SUITES)' '$(EPERM_LEAK_FIXED)'" \
 		--unit tests/unit/test_host_deps.sh \
 		$(if $(SHELLCHECK_TEST),--unit $(SHELLCHECK_TEST)) \
-		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" $(HARDENING_UNIT) $(LINTIAN_UNIT) $(DEBIAN_JOB) \
+		--unit "env $(RUNNER_ENV) tests/runner/test_run_vm.sh" $(HARDENING_UNIT) $(LINTIAN_UNIT) $(DEBIAN_JOB) $(REALTIME_JOB) \
 		-- $(GUEST_CMD)
 
 # make test-latest: make test on the newest cloud kernels of the mirror

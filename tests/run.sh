@@ -15,7 +15,8 @@
 #		repeatable
 #   --kernels	the guests: kernel ID's image and initramfs, and its vCPUs
 #		(QEMU_SMP; default 1), which the guest command finds in
-#		GUEST_CPUS (run-all.sh checks it has them)
+#		GUEST_CPUS (run-all.sh checks it has them), and QEMU_ICOUNT
+#		in GUEST_ICOUNT ("none": real time)
 #   --out	guest /out files of kernel ID land in DIR/ID
 #   --log	the console of kernel ID is kept in PREFIX-ID.log
 #   --timeout	seconds each guest may take (run-vm.sh's --timeout)
@@ -78,7 +79,7 @@ run_guest() {
 	start=$(date +%s)
 	KERNEL=$vmlinuz INITRD=$initrd QEMU_SMP=$cpus "$here/../vm-image/run-vm.sh" \
 		--log "$log-$id.log" --out "$out/$id" --timeout "$timeout_s" \
-		-- env GUEST_CPUS="$cpus" "$@" > "$tmp/guest-$id" 2>&1 || rc=$?
+		-- env GUEST_CPUS="$cpus" GUEST_ICOUNT="${QEMU_ICOUNT:-none}" "$@" > "$tmp/guest-$id" 2>&1 || rc=$?
 	echo "$rc $(( $(date +%s) - start ))" > "$tmp/done-$id"
 }
 

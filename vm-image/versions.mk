@@ -78,6 +78,13 @@ GUEST_CPUS_6.12	:= 2
 GUEST_CPUS_6.1	:= 1
 GUEST_CPUS_7.3	:= 1
 
+# The real-time lane of make test: what swaps or migrates under flows, run
+# once more on this kernel without -icount, in real time as users run it
+# (under -icount shift=3 the guest is a CPU of 125 million instructions a
+# second, too slow for t_51's hundred migrated streams: its header).
+REALTIME_KERNEL	:= 7.3
+REALTIME_TESTS	:= t_50_ccctl_swap.sh t_51_migrate_many.sh t_57_soak.sh
+
 # Rounds of swap-and-migrate under flows (t_50_ccctl_swap): most on the
 # primary kernel; on the others fewer prove the same path (t_57 churns swaps
 # and migrations under flows there too) and keep make test,
