@@ -58,9 +58,9 @@ $(call kdir,$(1))/guest/.done: $(call vmlinuz,$(1)) vm-image/versions.mk \
 	$$(call msg,GUEST,$(call kdir,$(1))/guest)
 	$(Q)rm -rf $$(@D) && mkdir -p $$(@D)/boot $$(@D)/opt/bic/kmod/patched
 	$(Q)cp $(call kdir,$(1))/root/boot/config-$(KVER_$(1)) $$(@D)/boot/
-	$(Q)printf 'SWAP_ROUNDS=%s\nEPERM_LEAK=%s\nT60_REFS="%s"\nNAME_BYTES=%s\nMODEL_SECS=%s\nSOAK_SECS=%s\nPRIMARY=%s\nCPUS=%s\n' \
+	$(Q)printf 'SWAP_ROUNDS=%s\nEPERM_LEAK=%s\nT60_REFS="%s"\nNAME_BYTES=%s\nMODEL_SECS=%s\nSOAK_SECS=%s\nPRIMARY=%s\n' \
 		$(SWAP_ROUNDS_$(1)) $(EPERM_LEAK_$(1)) "$(T60_REFS_$(1))" $(NAME_BYTES_$(1)) \
-		$(MODEL_SECS_$(1)) $(SOAK_SECS_$(1)) $(if $(filter $(1),$(KERNEL_PRIMARY)),yes,no) $(GUEST_CPUS_$(1)) \
+		$(MODEL_SECS_$(1)) $(SOAK_SECS_$(1)) $(if $(filter $(1),$(KERNEL_PRIMARY)),yes,no) \
 		> $$(@D)/opt/bic/suite.conf
 	$(Q)cp $(call kdir,$(1))/kmod/tcp_bic_ref.ko $(call kdir,$(1))/testkmod/tcp_ca_many.ko \
 		$$(@D)/opt/bic/kmod/

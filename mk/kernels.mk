@@ -34,11 +34,11 @@ FETCH		= ./vm-image/fetch-debs.sh $(BUILD) "$(DEB_SUITES)"
 # --- pins gone from the mirror -------------------------------------------------
 # build/pins.mk: the pins of versions.mk checked against the mirror once
 # (again when versions.mk changes), a Debian system's kernel only where it
-# is none of the guests' (the others follow theirs); one the mirror has
-# dropped is replaced
-# by the newest of its series (vm-image/pins.sh, one line saying so), and
-# make test names what it ran instead (PINS_REPLACED).  Read for all but
-# help and clean, before any rule takes a version.
+# is none of the guests' (the others follow theirs).  One the mirror has
+# dropped is replaced by the newest of its series (vm-image/pins.sh, one
+# line saying so), and make test names what it ran instead
+# (PINS_REPLACED).  Read for all but help and clean, before any rule takes
+# a version.
 PINS_MK		:= $(BUILD)/pins.mk
 comma		:= ,
 commas		= $(subst $(eval) ,$(comma),$(strip $(1)))

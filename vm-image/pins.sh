@@ -35,7 +35,6 @@ exec 9> "$build/apt/lock"
 flock 9
 apt_update "$build/apt" || die "apt-get update of $suites failed"
 
-
 # ere STRING: STRING as an extended regex (package names and versions
 # have no other character special to one)
 ere() { sed -E 's/[.+]/\\&/g' <<< "$1"; }
