@@ -405,3 +405,10 @@ nstat_sum() {
 	awk -v names="$*" 'BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) want[a[i]] = 1 }
 		want[$1] { s += $2 } END { print s + 0 }' "$f"
 }
+
+# snd_resets: connections the sender's stack reset or aborted, ever (the
+# namespace is the test's own).
+snd_resets() {
+	in_snd nstat -az > /tmp/snd.nstat
+	nstat_sum /tmp/snd.nstat TcpEstabResets TcpExtTCPAbortOnData TcpExtTCPAbortOnTimeout
+}

@@ -23,7 +23,6 @@ ROUNDS=$SWAP_ROUNDS
 FLOW_SECS=90		# longest pair of flows; the rounds go on under new ones after
 MARGIN=6		# s, more than a round takes under TCG: start none closer to the end
 pins=/sys/fs/bpf/ccctl
-resets=(TcpEstabResets TcpExtTCPAbortOnData TcpExtTCPAbortOnTimeout)
 
 modules_up
 check "register bpf_bic" ccctl register
@@ -41,12 +40,6 @@ net_up 1mbit 10 30
 # Established sender sockets on congestion control $1, of the ss output $2.
 snd_on() {
 	grep -cw "$1" <<<"${2:-$(in_snd ss -tinH state established dst "$RCV_ADDR")}"
-}
-
-# Connections the sender's stack reset or aborted, ever: the namespace is ours.
-snd_resets() {
-	in_snd nstat -az > /tmp/t50swap.nstat
-	nstat_sum /tmp/t50swap.nstat "${resets[@]}"
 }
 
 # start_flows SECONDS

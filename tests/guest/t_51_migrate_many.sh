@@ -35,14 +35,18 @@ rm -f /tmp/srv.5201
 in_rcv iperf3 -s -1 -p 5201 -I /tmp/srv.5201 > /tmp/t51.srv 2>&1 &
 check "the server listens" wait_for 5 listening in_rcv 5201
 t0=$EPOCHREALTIME
+# at_s SECS: wait until SECS after the client started
+at_s() {
+	local until=$(( ${t0/./} + $1 * 1000000 ))
+	while (( ${EPOCHREALTIME/./} < until )); do sleep 0.2; done
+}
 in_snd iperf3 -c "$RCV_ADDR" -p 5201 -P "$STREAMS" -b "$RATE" -t "$SECS" -C cubic -J \
 	> /out/t51.json 2> /tmp/t51.err &
 client=$!
 on_cubic() { [ "$(ss_count cubic)" -ge $((2 * (STREAMS + 1))) ]; }
 check "the $STREAMS streams and the control connection run on cubic, both ends" \
 	wait_for 20 on_cubic
-sleep_until=$(( ${t0/./} + AT * 1000000 ))
-while (( ${EPOCHREALTIME/./} < sleep_until )); do sleep 0.2; done
+at_s "$AT"
 check_cmp "ccctl migrate cubic bpf_bic moves them all, and the listener" \
 	"$(ccctl migrate cubic bpf_bic)" = "moved $((2 * (STREAMS + 1) + 1)) sockets from cubic to bpf_bic"
 check "ccctl set-default bpf_bic" ccctl set-default bpf_bic
@@ -50,13 +54,8 @@ check_cmp "none left on cubic" "$(ss_count cubic)" -eq 0
 check_cmp "all on bpf_bic" "$(ss_count bpf_bic)" -ge $((2 * (STREAMS + 1)))
 # Resets while the streams run (five seconds before their end): how iperf3
 # tears a test down is its own business.
-resets() {
-	in_snd nstat -az > /tmp/t51.nstat
-	nstat_sum /tmp/t51.nstat TcpEstabResets TcpExtTCPAbortOnData TcpExtTCPAbortOnTimeout
-}
-sleep_until=$(( ${t0/./} + (SECS - 5) * 1000000 ))
-while (( ${EPOCHREALTIME/./} < sleep_until )); do sleep 0.2; done
-check_cmp "no connection reset or aborted under the migration and after" "$(resets)" -eq 0
+at_s $((SECS - 5))
+check_cmp "no connection reset or aborted under the migration and after" "$(snd_resets)" -eq 0
 wait "$client"
 check_cmp "the client ends cleanly" "$?" -eq 0
 check_cmp "... and says nothing on stderr" "$(wc -c < /tmp/t51.err)" -eq 0
@@ -64,7 +63,7 @@ info "the client took $(( (${EPOCHREALTIME/./} - ${t0/./}) / 1000000 )) s for it
 check_cmp "every stream's data reached the server to the end" \
 	"$(jq '[.end.streams[] | select(.receiver.bytes > 0 and .receiver.end >= '"$SECS"')] | length' /out/t51.json)" \
 	-eq "$STREAMS"
-info "resets and aborts by the end, teardown included: $(resets)"
+info "resets and aborts by the end, teardown included: $(snd_resets)"
 reap 5201
 check "ccctl set-default cubic" ccctl set-default cubic
 net_down
